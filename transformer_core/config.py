@@ -1,0 +1,67 @@
+"""The model's configuration: one frozen dataclass, the paper's base model by default."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal
+
+
+@dataclass(frozen=True)
+class TransformerConfig:
+    """Hyper-parameters of the encoder-decoder (or encoder-only) Transformer.
+
+    Defaults are the base model of Vaswani et al. (2017), Table 3.
+    """
+
+    src_vocab_size: int = 37000  # paper: a shared BPE vocabulary of about 37 000 tokens
+    tgt_vocab_size: int = 37000  # 0 for an encoder-only model
+    d_model: int = 512  # width of every residual-stream vector
+    n_heads: int = 8  # h; each head has d_k = d_v = d_model / h = 64
+    n_encoder_layers: int = 6  # N
+    n_decoder_layers: int = 6  # N; 0 makes an encoder-only model (BERT-style)
+    d_ff: int = 2048  # inner width of the position-wise feed-forward network
+    dropout: float = 0.1  # P_drop, on sublayer outputs, embeddings and attention weights
+    norm_first: bool = False  # False: post-LN as in the paper, norm(x + sublayer(x))
+    final_norm: bool = False  # a LayerNorm after each stack (nn.Transformer always adds one)
+    max_len: int = 512  # longest sequence the positional encoding covers
+    activation: Literal["relu", "gelu"] = "relu"  # paper: ReLU; BERT: GELU (erf form)
+    positional: Literal["sinusoidal", "learned"] = "sinusoidal"  # paper: sinusoidal
+    layer_norm_eps: float = 1e-5  # nn.LayerNorm's default; BERT uses 1e-12
+    scale_embedding: bool = True  # multiply token embeddings by sqrt(d_model) (paper, section 3.4)
+    embed_norm: bool = False  # LayerNorm on the summed input embedding (BERT)
+    type_vocab_size: int = 0  # token-type (segment) embeddings (BERT: 2); 0 = none
+    # Paper, section 3.4: one weight matrix for both embeddings and the pre-softmax projection.
+    # Needs src_vocab_size == tgt_vocab_size (one shared vocabulary).
+    share_embeddings: bool = False
+    pad_token_id: int = 0
+    bos_token_id: int = 1  # the decoder's start token
+    eos_token_id: int = 2
+
+    def __post_init__(self) -> None:
+        if self.d_model % self.n_heads:
+            raise ValueError(f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads})")
+        if self.activation not in ("relu", "gelu"):
+            raise ValueError(f"activation must be 'relu' or 'gelu', not {self.activation!r}")
+        if self.share_embeddings and self.has_decoder and self.src_vocab_size != self.tgt_vocab_size:
+            raise ValueError("share_embeddings needs src_vocab_size == tgt_vocab_size")
+        if self.positional not in ("sinusoidal", "learned"):
+            raise ValueError(f"positional must be 'sinusoidal' or 'learned', not {self.positional!r}")
+
+    @property
+    def d_k(self) -> int:
+        """Width of one head's queries, keys and values."""
+        return self.d_model // self.n_heads
+
+    @property
+    def has_decoder(self) -> bool:
+        return self.n_decoder_layers > 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any]) -> TransformerConfig:
+        """Build from a config.json dict, ignoring keys that are not fields (model_type, ...)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in values.items() if k in names})
