@@ -6,9 +6,9 @@ import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-from .config import TransformerConfig  # noqa: E402
-from .decoding import TextTrace, trace_text  # noqa: E402
-from .loading import (  # noqa: E402
+from .config import TransformerConfig
+from .decoding import TextTrace, trace_text
+from .loading import (
     DEFAULT_MODEL,
     LoadedModel,
     ModelInfo,
@@ -16,8 +16,8 @@ from .loading import (  # noqa: E402
     list_models,
     load,
 )
-from .model import Transformer  # noqa: E402
-from .trace import Trace  # noqa: E402
+from .model import Transformer
+from .trace import Trace
 
 __all__ = [
     "DEFAULT_MODEL", "LoadedModel", "ModelInfo", "ModelUnavailableError", "TextTrace", "Trace",

@@ -67,9 +67,22 @@ class ModelUnavailableError(RuntimeError):
 
 def load_tokenizer(directory: str | Path):
     """AutoTokenizer from a local directory, never the network."""
-    from transformers import AutoTokenizer
+    from transformers import AutoTokenizer, PreTrainedConfig
 
-    return AutoTokenizer.from_pretrained(str(directory), local_files_only=True)
+    directory = Path(directory)
+    kwargs = {}
+    if _is_our_config(directory / "config.json"):
+        # AutoTokenizer would parse our config.json as a transformers config and warn about the
+        # unknown model_type; tokenizer_config.json already names the tokenizer class.
+        kwargs["config"] = PreTrainedConfig()
+    return AutoTokenizer.from_pretrained(str(directory), local_files_only=True, **kwargs)
+
+
+def _is_our_config(path: Path) -> bool:
+    try:
+        return json.loads(path.read_text(encoding="utf-8")).get("model_type") == MODEL_TYPE
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def save_model_dir(directory: str | Path, model: Transformer, tokenizer=None, description: str = "",

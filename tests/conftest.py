@@ -1,0 +1,55 @@
+"""Shared fixtures: a tiny model directory built with the real tooling (tokenizers + safetensors)."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before anything imports transformers
+
+from pathlib import Path
+
+import pytest
+import torch
+
+import transformer_core
+from transformer_core import Transformer, TransformerConfig
+from transformer_core.loading import save_model_dir
+
+TINY_WORDS = ["고양이가", "생선을", "먹는다", "the", "cat", "eats", "fish", ".", "?"]
+
+
+def build_word_tokenizer(words: list[str]):
+    """A word-level tokenizer built with the `tokenizers` library, wrapped for transformers."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors
+    from transformers import PreTrainedTokenizerFast
+
+    specials = ["<pad>", "<s>", "</s>", "<unk>"]
+    vocab = {token: i for i, token in enumerate(specials + words)}
+    tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
+    tokenizer.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(),
+                                                       pre_tokenizers.Punctuation()])
+    tokenizer.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 2)])
+    tokenizer.decoder = decoders.WordPiece(prefix="##")  # joins words with spaces
+    return PreTrainedTokenizerFast(tokenizer_object=tokenizer, pad_token="<pad>", bos_token="<s>",
+                                   eos_token="</s>", unk_token="<unk>")
+
+
+def tiny_config(**overrides) -> TransformerConfig:
+    values = dict(src_vocab_size=len(TINY_WORDS) + 4, tgt_vocab_size=len(TINY_WORDS) + 4, d_model=16, n_heads=2,
+                  n_encoder_layers=2, n_decoder_layers=2, d_ff=32, dropout=0.0, max_len=32)
+    values.update(overrides)
+    return TransformerConfig(**values)
+
+
+@pytest.fixture(scope="session")
+def tiny_model_dir(tmp_path_factory) -> Path:
+    """models/tiny: a random 2+2-layer model with a word-level tokenizer, saved HF-style."""
+    torch.manual_seed(0)
+    directory = tmp_path_factory.mktemp("models") / "tiny"
+    save_model_dir(directory, Transformer(tiny_config()), build_word_tokenizer(TINY_WORDS), description="test model")
+    return directory
+
+
+@pytest.fixture()
+def tiny_loaded(tiny_model_dir):
+    return transformer_core.load(tiny_model_dir)

@@ -1,0 +1,262 @@
+"""Behaviour of the from-scratch model: embeddings, PE, masks, decoding, devices, recording."""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import pytest
+import torch
+
+from transformer_core import Transformer, TransformerConfig
+from transformer_core.hooks import HookPoint, is_recording, recording
+from transformer_core.masks import attention_mask, causal_mask, padding_mask
+from transformer_core.model import sinusoidal_table
+
+from .conftest import tiny_config
+
+TOL = dict(atol=1e-5, rtol=1e-5)
+
+
+def small_model(**overrides) -> Transformer:
+    torch.manual_seed(0)
+    values = dict(src_vocab_size=30, tgt_vocab_size=30, d_model=24, n_heads=3, n_encoder_layers=2,
+                  n_decoder_layers=2, d_ff=40, dropout=0.1, max_len=20)
+    values.update(overrides)
+    return Transformer(TransformerConfig(**values)).eval()
+
+
+def ids(*rows: list[int]) -> torch.Tensor:
+    return torch.tensor(rows, dtype=torch.long)
+
+
+def test_config_defaults_are_the_papers_base_model():
+    cfg = TransformerConfig()
+    assert (cfg.d_model, cfg.n_heads, cfg.n_encoder_layers, cfg.n_decoder_layers, cfg.d_ff, cfg.dropout) == (
+        512, 8, 6, 6, 2048, 0.1)
+    assert cfg.d_k == 64 and cfg.norm_first is False and cfg.final_norm is False
+    assert cfg.activation == "relu" and cfg.positional == "sinusoidal"
+
+
+def test_config_rejects_heads_that_do_not_divide_d_model():
+    with pytest.raises(ValueError, match="divisible"):
+        TransformerConfig(d_model=30, n_heads=4)
+
+
+def test_positional_encoding_matches_the_papers_formula():
+    d_model = 16
+    table = sinusoidal_table(50, d_model)
+    for pos in (0, 1, 7, 49):
+        for i in range(d_model // 2):
+            angle = pos / 10000 ** (2 * i / d_model)
+            assert table[pos, 2 * i].item() == pytest.approx(math.sin(angle), abs=1e-6)
+            assert table[pos, 2 * i + 1].item() == pytest.approx(math.cos(angle), abs=1e-6)
+
+
+def test_positional_encoding_is_a_non_persistent_buffer():
+    model = small_model()
+    assert "src.position.pe" not in model.state_dict()
+    assert any(name == "src.position.pe" for name, _ in model.named_buffers())
+
+
+def test_token_embedding_is_scaled_by_sqrt_d_model_and_added_to_pe():
+    model = small_model()
+    src = ids([5, 6, 7, 2])
+    trace = model.trace(src)
+    expected = model.src.token.weight[src] * math.sqrt(24)
+    torch.testing.assert_close(trace["src.embed"], expected)
+    torch.testing.assert_close(trace["src.pos"], sinusoidal_table(20, 24)[:4])
+    torch.testing.assert_close(trace["src.input"], expected + trace["src.pos"])  # dropout is off in a trace
+
+
+def test_causal_and_padding_masks_use_true_for_may_attend():
+    assert causal_mask(3).tolist() == [[True, False, False], [True, True, False], [True, True, True]]
+    assert padding_mask(ids([4, 5, 0]), pad_id=0).tolist() == [[True, True, False]]
+    combined = attention_mask(ids([4, 0, 0]) != 0, causal_mask(3))
+    assert combined.shape == (1, 1, 3, 3)
+    assert combined[0, 0].tolist() == [[True, False, False], [True, False, False], [True, False, False]]
+
+
+def test_decoder_self_attention_never_looks_ahead():
+    model = small_model()
+    trace = model.trace(ids([5, 6, 7, 2]), ids([1, 8, 9, 10, 11]))
+    for i in range(2):
+        weights = trace[f"decoder.{i}.self_attn.weights"][0]  # [H, T, T]
+        future = ~causal_mask(5)
+        assert torch.all(weights[:, future] == 0)
+        torch.testing.assert_close(weights.sum(-1), torch.ones(3, 5))
+
+
+def test_changing_a_future_target_token_leaves_earlier_logits_unchanged():
+    model = small_model()
+    src = ids([5, 6, 7, 2])
+    first = model(src, ids([1, 8, 9, 10]))
+    second = model(src, ids([1, 8, 9, 25]))
+    torch.testing.assert_close(first[:, :3], second[:, :3], **TOL)
+    assert not torch.allclose(first[:, 3], second[:, 3])
+
+
+def test_padding_does_not_change_the_real_positions():
+    model = small_model()
+    alone = model(ids([5, 6, 7, 2]), ids([1, 8, 9]))
+    padded = model(ids([5, 6, 7, 2, 0, 0]), ids([1, 8, 9, 0]))
+    torch.testing.assert_close(padded[:, :3], alone, **TOL)
+
+
+@pytest.mark.parametrize("fused", [False, True], ids=["manual", "fused"])
+def test_a_fully_masked_row_gives_zeros_not_nan(fused):
+    model = small_model()
+    model.fused_attention = fused
+    src = ids([5, 6, 7, 2], [0, 0, 0, 0])  # the second source is all padding: no key to attend to
+    tgt = ids([1, 8, 9], [1, 8, 9])
+    logits = model(src, tgt)
+    assert torch.isfinite(logits).all()
+    trace = model.trace(src, tgt)
+    for name, tensor in trace.items():
+        if tensor.is_floating_point() and not name.endswith("masked_scores"):
+            assert torch.isfinite(tensor).all(), name
+    assert torch.all(trace["encoder.0.self_attn.weights"][1] == 0)
+    assert torch.all(trace["decoder.0.cross_attn.weights"][1] == 0)
+    torch.testing.assert_close(trace["decoder.0.cross_attn.weights"][0].sum(-1), torch.ones(3, 3))
+
+
+def test_fused_attention_path_equals_the_manual_path():
+    model = small_model(n_encoder_layers=3)
+    src, tgt = ids([5, 6, 7, 2, 0], [9, 3, 4, 5, 2]), ids([1, 8, 9, 0], [1, 4, 4, 5])
+    model.fused_attention = True
+    fused = model(src, tgt)
+    model.fused_attention = False
+    manual = model(src, tgt)
+    torch.testing.assert_close(fused, manual, **TOL)
+
+
+def test_trace_equals_the_unrecorded_forward():
+    model = small_model()
+    src, tgt = ids([5, 6, 7, 2, 0], [9, 3, 4, 5, 2]), ids([1, 8, 9, 0], [1, 4, 4, 5])
+    trace = model.trace(src, tgt)
+    for fused in (False, True):
+        model.fused_attention = fused
+        torch.testing.assert_close(trace["logits"], model(src, tgt), **TOL)
+    memory, _ = model.encode(src)
+    torch.testing.assert_close(trace["encoder.out"], memory, **TOL)
+
+
+def test_trace_restores_training_mode_and_records_without_dropout():
+    model = small_model(dropout=0.5).train()
+    src, tgt = ids([5, 6, 7, 2]), ids([1, 8, 9])
+    first, second = model.trace(src, tgt), model.trace(src, tgt)
+    assert model.training
+    torch.testing.assert_close(first["logits"], second["logits"])
+    assert first["logits"].grad_fn is None
+
+
+def test_hooks_record_nothing_when_not_recording():
+    hook = HookPoint()
+    x = torch.ones(2)
+    assert not is_recording()
+    assert hook(x) is x
+    with recording() as store:
+        assert is_recording()
+        hook.name = "probe"
+        hook(x)
+    assert list(store) == ["probe"] and not is_recording()
+
+
+def test_two_threads_tracing_one_model_get_their_own_tensors():
+    model = small_model()
+    inputs = [ids([5, 6, 7, 2]), ids([9, 9, 3, 4, 5, 2])]
+    expected = [model.trace(src, ids([1, 8]))["logits"] for src in inputs]
+    results: dict[int, list] = {0: [], 1: []}
+
+    def work(k: int) -> None:
+        for _ in range(20):
+            results[k].append(model.trace(inputs[k], ids([1, 8]))["logits"])
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for k in (0, 1):
+        assert len(results[k]) == 20
+        for logits in results[k]:
+            torch.testing.assert_close(logits, expected[k])
+
+
+def test_greedy_decoding_stops_at_eos():
+    model = small_model()
+    with torch.no_grad():
+        model.lm_head.bias.fill_(0.0)
+        model.lm_head.bias[model.config.eos_token_id] = 1e4  # EOS always wins
+    out = model.greedy_decode(ids([5, 6, 7, 2]), max_new_tokens=10)
+    assert out.tolist() == [[model.config.bos_token_id, model.config.eos_token_id]]
+
+
+def test_greedy_decoding_stops_at_max_length():
+    model = small_model()
+    with torch.no_grad():
+        model.lm_head.bias.fill_(0.0)
+        model.lm_head.bias[7] = 1e4  # never EOS
+    out = model.greedy_decode(ids([5, 6, 7, 2]), max_new_tokens=6)
+    assert out.shape == (1, 7) and out[0, 1:].tolist() == [7] * 6
+    capped = model.greedy_decode(ids([5, 6, 7, 2]), max_new_tokens=1000)
+    assert capped.shape[1] == model.config.max_len  # BOS + (max_len - 1) tokens fit the PE table
+
+
+def test_greedy_decoding_pads_sequences_that_finished_early():
+    model = small_model()
+    out = model.greedy_decode(ids([5, 6, 7, 2], [9, 9, 9, 2]), max_new_tokens=8)
+    eos = model.config.eos_token_id
+    for row in out.tolist():
+        if eos in row:
+            assert all(t == model.config.pad_token_id for t in row[row.index(eos) + 1:])
+
+
+def test_greedy_output_equals_argmax_of_the_teacher_forced_logits():
+    model = small_model()
+    src = ids([5, 6, 7, 2])
+    out = model.greedy_decode(src, max_new_tokens=6)
+    logits = model(src, out[:, :-1])
+    assert logits.argmax(-1).tolist() == out[:, 1:].tolist()
+
+
+def test_model_moves_with_to_including_the_positional_buffer():
+    model = small_model().to(torch.float64)
+    assert model.src.position.pe.dtype == torch.float64
+    assert model(ids([5, 6, 2]), ids([1, 4])).dtype == torch.float64
+    meta = small_model().to("meta")
+    assert model.src.position.pe.device.type == "cpu" and meta.src.position.pe.device.type == "meta"
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device on this machine")
+def test_model_runs_on_cuda_and_matches_cpu():
+    model = small_model()
+    src, tgt = ids([5, 6, 7, 2]), ids([1, 8, 9])
+    expected = model(src, tgt)
+    gpu = model.to("cuda")
+    assert gpu.src.position.pe.is_cuda
+    torch.testing.assert_close(gpu(src.cuda(), tgt.cuda()).cpu(), expected, atol=1e-4, rtol=1e-4)
+
+
+def test_shared_embeddings_tie_both_embeddings_and_the_output_projection():
+    model = Transformer(tiny_config(share_embeddings=True))
+    assert model.src.token.weight is model.tgt.token.weight is model.lm_head.weight
+    with pytest.raises(ValueError, match="share_embeddings"):
+        TransformerConfig(src_vocab_size=10, tgt_vocab_size=11, share_embeddings=True)
+
+
+def test_encoder_only_model_returns_the_encoder_output():
+    model = Transformer(tiny_config(n_decoder_layers=0, positional="learned", type_vocab_size=2, embed_norm=True,
+                                    scale_embedding=False, activation="gelu"))
+    src = ids([4, 5, 6, 2])
+    trace = model.trace(src)
+    assert not trace.has_decoder and "src.token_type" in trace
+    torch.testing.assert_close(model(src), trace["encoder.out"], **TOL)
+    with pytest.raises(ValueError, match="encoder-only"):
+        model.greedy_decode(src)
+
+
+def test_input_longer_than_max_len_is_refused_plainly():
+    model = small_model()
+    with pytest.raises(ValueError, match="longer than max_len"):
+        model(torch.ones(1, 25, dtype=torch.long))

@@ -1,0 +1,59 @@
+"""Command line: a quick look for class.
+
+    python -m transformer_core trace --model ko-en-toy "고양이가 생선을 먹는다"
+    python -m transformer_core models
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import ModelUnavailableError, list_models, load, trace_text
+
+
+def format_trace(result) -> str:
+    """Tokens, ids and every traced name with its shape, as plain text."""
+    trace = result.trace
+    lines = [f"model: {result.model_name} ({result.kind}, {result.device})"]
+    lines.append("source tokens: " + " ".join(result.src_tokens))
+    lines.append("source ids:    " + " ".join(str(i) for i in trace["src.ids"][0].tolist()))
+    if result.n_truncated:
+        lines.append(f"truncated: {result.n_truncated} of {result.n_input_tokens} tokens cut to fit the model")
+    if result.has_decoder:
+        lines.append("target tokens: " + " ".join(result.tgt_tokens))
+        lines.append("target ids:    " + " ".join(str(i) for i in trace["tgt.ids"][0].tolist()))
+        lines.append(f"output: {result.output_text}")
+    else:
+        lines.append("output: (encoder-only model: no decoder, the encoder output is the result)")
+    lines.append(f"traced tensors: {len(trace)}, {trace.nbytes / 1e6:.2f} MB, "
+                 f"forward {result.forward_seconds * 1e3:.1f} ms")
+    width = max(len(name) for name in trace)
+    lines += [f"  {name:<{width}}  {list(shape)}" for name, shape in trace.shapes().items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m transformer_core", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    trace_cmd = sub.add_parser("trace", help="trace one sentence and print every tensor's shape")
+    trace_cmd.add_argument("text")
+    trace_cmd.add_argument("--model", default="ko-en-toy", help="a name from `models`, or a model directory")
+    sub.add_parser("models", help="list the models and whether they load here")
+    args = parser.parse_args(argv)
+    if args.command == "models":
+        for info in list_models():
+            print(f"{info.name:<14} {'ok' if info.available else 'unavailable: ' + info.reason}")
+        return 0
+    try:
+        result = trace_text(load(args.model), args.text)
+    except (ValueError, ModelUnavailableError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(format_trace(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
