@@ -1,0 +1,48 @@
+# Transformer Explorer. `make run` starts the app; `make test` runs the whole suite.
+# Both create .venv and install what they need; nothing is downloaded at run time.
+
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8501
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+
+.PHONY: run test lint bench install install-dev clean
+
+run: $(VENV)/.installed
+	$(BIN)/streamlit run app.py --server.headless true --server.port $(PORT)
+
+test: $(VENV)/.installed-dev
+	@if [ -x /usr/bin/chromium ]; then echo "Browser tests: using /usr/bin/chromium"; \
+	elif [ "$$CI" = "true" ]; then echo "ERROR: CI=true but /usr/bin/chromium is missing (apt-get install -y chromium fonts-noto-cjk)"; exit 1; \
+	else echo "!!! /usr/bin/chromium not found: the browser tests will be SKIPPED (apt-get install -y chromium fonts-noto-cjk) !!!"; fi
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+
+bench: $(VENV)/.installed-dev
+	$(BIN)/python benchmarks/forward.py
+	$(BIN)/python benchmarks/minilm.py
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# torch is pinned in requirements.txt (2.13.0, the CPU wheel); an unpinned torch pulls CUDA builds.
+$(VENV)/.installed: requirements.txt requirements-nodeps.txt $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps -r requirements-nodeps.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache
