@@ -1,0 +1,14 @@
+"""Synthetic tasks with a known right answer: Korean -> English toy translation and string reversal.
+
+    from transformer_core.data import generate_pairs, reverse_examples, build_tokenizer
+"""
+
+from .ko_en import KoEnGrammar, SentencePair, generate_pairs, join_words
+from .reverse import ReverseExample, reverse_examples
+from .splits import is_held_out
+from .tokenization import BOS_ID, EOS_ID, PAD_ID, SPECIAL_TOKENS, UNK_ID, build_tokenizer
+
+__all__ = [
+    "BOS_ID", "EOS_ID", "PAD_ID", "SPECIAL_TOKENS", "UNK_ID", "KoEnGrammar", "ReverseExample", "SentencePair",
+    "build_tokenizer", "generate_pairs", "is_held_out", "join_words", "reverse_examples",
+]
