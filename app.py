@@ -1,0 +1,39 @@
+"""Transformer Explorer: type a sentence, watch it go through a from-scratch Transformer.
+
+The frame: page config, the sidebar (language, sentence, model, device; all in the URL query) and
+st.navigation over the stage pages in pages/. Run with `streamlit run app.py`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before transformers is imported anywhere
+ROOT = Path(__file__).resolve().parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import streamlit as st  # noqa: E402
+
+from pages._shared import render_sidebar, tr  # noqa: E402
+
+st.set_page_config(page_title="Transformer Explorer", page_icon=":material/account_tree:", layout="wide")
+
+PAGES = [
+    ("pages/overview.py", "nav.overview", ":material/home:", None),
+    ("pages/tokens.py", "nav.tokens", ":material/text_fields:", "tokens"),
+    ("pages/embeddings.py", "nav.embeddings", ":material/waves:", "embeddings"),
+    ("pages/encoder.py", "nav.encoder", ":material/stacks:", "encoder"),
+    ("pages/decoder.py", "nav.decoder", ":material/output:", "decoder"),
+    ("pages/heads.py", "nav.heads", ":material/grid_view:", "heads"),
+]
+
+render_sidebar()
+pages = [
+    st.Page(path, title=tr(title), icon=icon, url_path=url, default=url is None)
+    for path, title, icon, url in PAGES
+]
+navigation = st.navigation(pages, position="top")
+navigation.run()

@@ -1,0 +1,248 @@
+"""Streamlit glue shared by app.py and the pages: cached model/trace, sidebar settings, pickers,
+chart and download helpers. Widgets and layout only: no model math happens here.
+
+State that must survive page switches and live in the URL:
+  text, model, device, lang  sidebar widgets in app.py, bound with bind="query-params"
+  layer, head                plain session-state values mirrored by hand into st.query_params
+                             (page widgets bound to the URL are dropped on a page switch)
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+import torch
+
+import transformer_core as core
+from viz.figures import plot_config
+from viz.i18n import DEFAULT_LANG, LANG_CHOICES, md_escape, t
+
+DEFAULT_TEXT = "고양이가 생선을 먹었다."
+TRACE_CACHE_ENTRIES = 32
+MAX_TEXT_CHARS = 2000
+
+
+# ------------------------------------------------------------------------------------------------
+# Language
+
+def lang() -> str:
+    """The UI language code ('ko' or 'en') chosen in the sidebar."""
+    return LANG_CHOICES.get(st.session_state.get("lang") or "", DEFAULT_LANG)
+
+
+def tr(key: str, **kwargs) -> str:
+    """The UI string `key` in the current language; interpolated strings are Markdown-escaped."""
+    return t(key, lang(), **{k: md_escape(v) if isinstance(v, str) else v for k, v in kwargs.items()})
+
+
+# ------------------------------------------------------------------------------------------------
+# Cached model and trace: one model per (name, device) for everybody, one trace per (model, text, device).
+
+@st.cache_resource(max_entries=6, show_spinner=False)
+def get_model(name: str, device: str) -> core.LoadedModel:
+    """The loaded model (shared, never mutated). Raises ModelUnavailableError."""
+    return core.load(name, device=device)
+
+
+@st.cache_data(max_entries=TRACE_CACHE_ENTRIES, show_spinner=False)
+def get_trace(name: str, text: str, device: str) -> core.TextTrace:
+    """One recorded forward pass per (model, sentence, device), kept on the CPU for the figures."""
+    traced = core.trace_text(get_model(name, device), text)
+    return replace(traced, trace=traced.trace.to("cpu"))
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def get_tokenizer(name: str):
+    """A model's tokenizer only (models/NAME/tokenizer.json), or the whole model's for a built-in."""
+    directory = core.loading.models_dir() / name
+    if (directory / "tokenizer.json").is_file():
+        return core.loading.load_tokenizer(directory)
+    return get_model(name, "cpu").tokenizer
+
+
+def device_options() -> list[str]:
+    return ["cpu", "cuda"] if torch.cuda.is_available() else ["cpu"]
+
+
+# ------------------------------------------------------------------------------------------------
+# Sidebar (rendered by app.py on every page)
+
+@dataclass(frozen=True)
+class Settings:
+    text: str
+    model: str
+    device: str
+
+
+def render_sidebar() -> Settings:
+    """Language, sentence, model and device widgets, all bound to the URL query."""
+    models = core.list_models()
+    available = [m.name for m in models if m.available]
+    default_model = core.DEFAULT_MODEL if core.DEFAULT_MODEL in available else (available[0] if available else None)
+    if "_first_run_done" not in st.session_state:
+        st.session_state["_first_run_done"] = True
+        requested = st.query_params.get("model")
+        if requested and requested not in available:
+            reason = next((m.reason for m in models if m.name == requested), None)
+            st.session_state["_model_notice"] = (requested, reason)
+    with st.sidebar:
+        st.segmented_control(
+            "언어 · Language", list(LANG_CHOICES), default=next(iter(LANG_CHOICES)), key="lang",
+            bind="query-params", required=True,
+        )
+        text = st.text_input(tr("sidebar.text"), value=DEFAULT_TEXT, key="text", bind="query-params",
+                             max_chars=MAX_TEXT_CHARS, help=tr("sidebar.text_help"))
+        model = None
+        if available:
+            model = st.selectbox(tr("sidebar.model"), available, index=available.index(default_model), key="model",
+                                 bind="query-params", help=tr("sidebar.model_help"))
+        unavailable = [m for m in models if not m.available]
+        if unavailable:
+            with st.expander(tr("sidebar.unavailable", n=len(unavailable))):
+                for info in unavailable:
+                    st.text(f"⛔ {info.name}: {info.reason}")
+        devices = device_options()
+        device = st.selectbox(tr("sidebar.device"), devices, index=0, key="device", bind="query-params",
+                              help=tr("sidebar.device_help"))
+    return Settings(text=text or "", model=model or "", device=device or "cpu")
+
+
+def settings() -> Settings:
+    """The sidebar's current values (pages read these; app.py renders the widgets first)."""
+    return Settings(text=st.session_state.get("text") or "", model=st.session_state.get("model") or "",
+                    device=st.session_state.get("device") or "cpu")
+
+
+# ------------------------------------------------------------------------------------------------
+# The current view: model + trace, or a friendly message and None
+
+@dataclass(frozen=True)
+class View:
+    settings: Settings
+    loaded: core.LoadedModel
+    traced: core.TextTrace
+
+    @property
+    def trace(self) -> core.Trace:
+        return self.traced.trace
+
+
+def current_view(show_notices: bool = True) -> View | None:
+    """Load the chosen model and trace the sentence (cached). On any problem, say so and return None."""
+    current = settings()
+    notice = st.session_state.get("_model_notice")
+    if notice and show_notices:
+        requested, reason = notice
+        st.warning(tr("msg.requested_model_unavailable", name=requested, reason=reason or tr("msg.unknown_model")))
+    if not current.model:
+        st.error(tr("msg.no_models"))
+        return None
+    if not current.text.strip():
+        st.info(tr("msg.empty_text"))
+        return None
+    try:
+        loaded = get_model(current.model, current.device)
+    except core.ModelUnavailableError as exc:
+        st.error(tr("msg.model_unavailable", name=current.model, reason=str(exc)))
+        return None
+    except Exception as exc:
+        st.error(tr("msg.model_failed", name=current.model, reason=f"{type(exc).__name__}: {exc}"))
+        return None
+    try:
+        with st.spinner(tr("msg.tracing")):
+            traced = get_trace(current.model, current.text, current.device)
+    except ValueError as exc:
+        st.error(tr("msg.trace_failed", reason=str(exc)))
+        return None
+    except Exception as exc:
+        st.error(tr("msg.trace_failed", reason=f"{type(exc).__name__}: {exc}"))
+        return None
+    if show_notices:
+        if not loaded.trained:
+            st.warning(tr("msg.untrained", name=loaded.name))
+        if traced.n_truncated > 0:
+            st.warning(tr("msg.truncated", n_cut=traced.n_truncated, n_total=traced.n_input_tokens,
+                          max_len=loaded.config.max_len))
+    return View(current, loaded, traced)
+
+
+# ------------------------------------------------------------------------------------------------
+# Layer / head pickers shared by every page (session state + URL)
+
+def shared_index(name: str, n: int) -> int:
+    """The shared `layer` or `head` index, seeded once from the URL, clamped to [0, n)."""
+    state_key = f"_shared_{name}"
+    if state_key not in st.session_state:
+        raw = st.query_params.get(name)
+        try:
+            st.session_state[state_key] = max(0, int(raw)) if raw is not None else 0
+        except ValueError:
+            st.session_state[state_key] = 0
+    return min(int(st.session_state[state_key]), max(n - 1, 0))
+
+
+def set_shared_index(name: str, value: int) -> None:
+    st.session_state[f"_shared_{name}"] = int(value)
+    if value:
+        st.query_params[name] = str(int(value))
+    elif name in st.query_params:
+        del st.query_params[name]
+
+
+def _on_pick(name: str, widget_key: str) -> None:
+    value = st.session_state.get(widget_key)
+    if value is not None:
+        set_shared_index(name, int(value))
+
+
+def index_picker(name: str, n: int, label: str, widget_key: str, prefix: str = "") -> int:
+    """A compact picker for the shared layer/head index (0..n-1); survives page switches and the URL."""
+    current = shared_index(name, n)
+    if widget_key in st.session_state and st.session_state[widget_key] is not None \
+            and st.session_state[widget_key] >= n:
+        del st.session_state[widget_key]  # a model with fewer layers/heads than before
+    value = st.segmented_control(
+        label, list(range(n)), default=current, key=widget_key, required=True,
+        format_func=lambda i: f"{prefix}{i}", on_change=_on_pick, args=(name, widget_key),
+    )
+    return current if value is None else int(value)
+
+
+# ------------------------------------------------------------------------------------------------
+# Output helpers
+
+def chart(fig, filename: str, key: str | None = None) -> None:
+    """A plotly chart, full width, with the camera button saving `filename`.png."""
+    st.plotly_chart(fig, width="stretch", config=plot_config(filename), key=key, theme=None)
+
+
+def download_matrix(matrix: np.ndarray, row_labels: list[str], col_labels: list[str], stem: str,
+                    key: str) -> None:
+    """CSV and NPY download buttons for the matrix on screen (−∞ is written as -inf)."""
+    matrix = np.asarray(matrix, dtype=np.float32)
+    frame = pd.DataFrame(matrix, index=row_labels, columns=col_labels)
+    npy = io.BytesIO()
+    np.save(npy, matrix)
+    left, right = st.columns(2)
+    left.download_button(tr("btn.csv"), frame.to_csv().encode("utf-8"), file_name=f"{stem}.csv",
+                         mime="text/csv", key=f"{key}_csv", on_click="ignore", icon=":material/download:")
+    right.download_button(tr("btn.npy"), npy.getvalue(), file_name=f"{stem}.npy",
+                          mime="application/octet-stream", key=f"{key}_npy", on_click="ignore",
+                          icon=":material/download:")
+
+
+def page_header(title_key: str, intro_key: str) -> None:
+    st.title(tr(title_key))
+    st.caption(tr(intro_key))
+
+
+def encoder_only_notice(view: View) -> bool:
+    """For an encoder-only model: explain there is no decoder (not an error) and return True."""
+    if view.traced.has_decoder:
+        return False
+    st.info(tr("msg.encoder_only", name=view.loaded.name))
+    return True

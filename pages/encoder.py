@@ -1,0 +1,72 @@
+"""Encoder (/encoder): pick a layer and a head; the chain X → Q,K,V → heads → QKᵀ/√d_k → mask → softmax →
+·V → concat → W_O → Add & Norm → FFN → Add & Norm with live shapes and numbers, and every head's map."""
+
+import numpy as np
+import streamlit as st
+
+from pages._shared import chart, current_view, download_matrix, index_picker, lang, page_header, tr
+from viz import figures
+from viz.attention import ENC_SELF, HeadRef, head_matrix
+from viz.i18n import t
+from viz.steps import LayerInfo, encoder_chain
+
+
+def token_choice(label: str, tokens: list[str], key: str, with_auto: bool = False) -> int:
+    """A selectbox over token positions ('2: 고양이가'); -1 = automatic (the row's argmax)."""
+    options = ([-1] if with_auto else []) + list(range(len(tokens)))
+    return st.selectbox(label, options, key=f"{key}_{len(tokens)}",
+                        format_func=lambda i: "auto (argmax)" if i < 0 else f"{i}: {tokens[i]}")
+
+
+@st.fragment
+def encoder_section(view) -> None:
+    code = lang()
+    trace, cfg, traced = view.trace, view.loaded.config, view.traced
+    tokens = traced.src_tokens
+    n_layers, n_heads = trace.n_layers("encoder"), cfg.n_heads
+    pick_layer, pick_head = st.columns([1, 2])
+    with pick_layer:
+        layer = index_picker("layer", n_layers, tr("label.layer"), "enc_layer_picker", prefix="L")
+    with pick_head:
+        head = index_picker("head", n_heads, tr("label.head"), "enc_head_picker", prefix="H")
+    ref = HeadRef(ENC_SELF, layer, head)
+    weights = head_matrix(trace, ref)
+
+    st.subheader(tr("enc.chain"))
+    pick_i, pick_j = st.columns(2)
+    with pick_i:
+        i = token_choice(tr("label.query_token"), tokens, "enc_query")
+    with pick_j:
+        j = token_choice(tr("label.key_token"), tokens, "enc_key", with_auto=True)
+    if j < 0:
+        j = int(np.argmax(weights[i]))
+    st.text(f"i = {i}: {tokens[i]}    j = {j}: {tokens[j]}    h = {head}")
+    info = LayerInfo(cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.norm_first, cfg.activation)
+    with st.container(border=True, key="encoder_chain"):
+        for step in encoder_chain(trace, layer, head, i, j, info):
+            name, equation = st.columns([1, 3], vertical_alignment="center")
+            name.markdown(f"**{tr(step.key)}**  \n`{step.shape}`")
+            equation.latex(step.latex)
+
+    chart(figures.heads_grid(trace.numpy(ref.name())[:], tokens, tokens, title=t("enc.heads", code, layer=layer),
+                             lang=code), f"encoder_L{layer}_all_heads")
+    chart(figures.scores_to_weights(head_matrix(trace, ref, "scores"), weights, tokens, tokens,
+                                    masked=head_matrix(trace, ref, "masked_scores"),
+                                    title=t("enc.scores", code, head=head), lang=code), f"encoder_L{layer}_H{head}")
+    qkv = [(name.upper(), head_matrix(trace, ref, name)) for name in ("q", "k", "v")]
+    chart(figures.vectors_heatmap(qkv, tokens, title=t("enc.qkv", code, head=head), lang=code, shared_scale=True),
+          f"encoder_L{layer}_H{head}_qkv")
+    chart(figures.activation_heatmap(trace.numpy(f"encoder.{layer}.ffn.hidden"), tokens,
+                                     title=t("enc.ffn", code, layer=layer), lang=code,
+                                     col_title=t("fig.hidden_unit", code), value_title=t("fig.activation", code)),
+          f"encoder_L{layer}_ffn")
+    st.caption(tr("enc.download", layer=layer, head=head))
+    labels = figures.unique_labels(tokens, escape=False)
+    download_matrix(weights, labels, labels, f"encoder_L{layer}_H{head}_weights", key="enc_download")
+    st.caption(tr("export.caption"))
+
+
+page_header("enc.title", "enc.intro")
+current = current_view()
+if current is not None:
+    encoder_section(current)

@@ -1,0 +1,91 @@
+"""Overview (/): input and output, timings, and the architecture with live shapes linking to each stage."""
+
+import streamlit as st
+
+from pages._shared import current_view, page_header, tr
+from viz.steps import shape_str
+
+page_header("overview.title", "overview.intro")
+view = current_view()
+if view is not None:
+    traced, trace, cfg = view.traced, view.trace, view.loaded.config
+    left, right = st.columns(2)
+    with left:
+        st.markdown(f"**{tr('overview.input')}**")
+        st.code(view.settings.text, language=None, wrap_lines=True)
+    with right:
+        st.markdown(f"**{tr('overview.output')}**")
+        if traced.has_decoder:
+            st.code(traced.output_text or tr("overview.output_empty"), language=None, wrap_lines=True)
+        else:
+            st.info(tr("msg.no_output_encoder", shape=shape_str(trace["encoder.out"].shape)))
+
+    m1, m2, m3, m4, m5 = st.columns(5)
+    m1.metric(tr("overview.model"), view.loaded.name)
+    m2.metric(tr("overview.forward"), f"{traced.forward_seconds * 1000:.1f} ms")
+    m3.metric(tr("overview.decode"), f"{traced.decode_seconds * 1000:.1f} ms" if traced.has_decoder else "—")
+    m4.metric(tr("overview.device"), traced.device)
+    n_out = max(len(traced.tgt_tokens) - 1, 0)
+    m5.metric(tr("overview.tokens"), f"{len(traced.src_tokens)} → {n_out}" if traced.has_decoder
+              else str(len(traced.src_tokens)))
+    if view.loaded.description:
+        with st.expander(tr("overview.description")):
+            st.text(view.loaded.description)
+
+    st.subheader(tr("overview.diagram"))
+    shapes = trace.shapes()
+    n_src = shapes["src.ids"][1]
+    n_tgt = shapes["tgt.ids"][1] if traced.has_decoder else 0
+    vocab = shapes["logits"][2] if traced.has_decoder else cfg.src_vocab_size
+    st.caption(tr("overview.diagram_caption", S=n_src, T=n_tgt or "—", D=cfg.d_model, H=cfg.n_heads,
+                  dk=cfg.d_k, dff=cfg.d_ff, V=vocab))
+
+    def box(title: str, lines: list[tuple[str, tuple]], page: str, page_title_key: str, key: str) -> None:
+        """One stage of the diagram: its name, its live shapes, a link to its page."""
+        with st.container(border=True, key=key):
+            st.markdown(f"**{title}**")
+            st.markdown("  \n".join(f"{label} `{shape_str(shape)}`" for label, shape in lines))
+            st.page_link(page, label=tr("overview.open", page=tr(page_title_key)), icon=":material/arrow_forward:")
+
+    def arrow() -> None:
+        st.markdown("<div style='text-align:center;font-size:1.3rem;line-height:1'>↓</div>", unsafe_allow_html=True)
+
+    enc_col, dec_col = st.columns(2) if traced.has_decoder else (st.container(), None)
+    with enc_col:
+        st.markdown(f"#### {tr('overview.encoder')}")
+        box(tr("overview.box_tokens"), [("src.ids", shapes["src.ids"])], "pages/tokens.py", "nav.tokens",
+            "box_src_tokens")
+        arrow()
+        box(tr("overview.box_embed"), [("src.embed", shapes["src.embed"]), ("src.pos", shapes["src.pos"]),
+                                       ("src.input", shapes["src.input"])],
+            "pages/embeddings.py", "nav.embeddings", "box_src_embed")
+        arrow()
+        box(tr("overview.box_encoder_layers", n=trace.n_layers("encoder")),
+            [(tr("overview.qkv"), shapes["encoder.0.self_attn.q"]),
+             (tr("overview.attn"), shapes["encoder.0.self_attn.weights"]),
+             (tr("overview.ffn"), shapes["encoder.0.ffn.hidden"])],
+            "pages/encoder.py", "nav.encoder", "box_encoder")
+        arrow()
+        box(tr("overview.box_memory"), [("encoder.out", shapes["encoder.out"])], "pages/encoder.py", "nav.encoder",
+            "box_memory")
+    if dec_col is not None:
+        with dec_col:
+            st.markdown(f"#### {tr('overview.decoder')}")
+            box(tr("overview.box_tgt_tokens"), [("tgt.ids", shapes["tgt.ids"])], "pages/tokens.py", "nav.tokens",
+                "box_tgt_tokens")
+            arrow()
+            box(tr("overview.box_embed"), [("tgt.embed", shapes["tgt.embed"]), ("tgt.input", shapes["tgt.input"])],
+                "pages/embeddings.py", "nav.embeddings", "box_tgt_embed")
+            arrow()
+            box(tr("overview.box_decoder_layers", n=trace.n_layers("decoder")),
+                [(tr("overview.attn"), shapes["decoder.0.self_attn.weights"]),
+                 ("causal mask", shapes["tgt.causal_mask"]),
+                 (tr("overview.cross"), shapes["decoder.0.cross_attn.weights"]),
+                 (tr("overview.ffn"), shapes["decoder.0.ffn.hidden"])],
+                "pages/decoder.py", "nav.decoder", "box_decoder")
+            arrow()
+            box(tr("overview.box_logits"), [("logits", shapes["logits"])], "pages/decoder.py", "nav.decoder",
+                "box_logits")
+    with st.container(border=True, key="box_heads"):
+        st.markdown(f"**{tr('overview.box_heads')}**")
+        st.page_link("pages/heads.py", label=tr("overview.open", page=tr("nav.heads")), icon=":material/grid_view:")

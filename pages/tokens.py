@@ -1,0 +1,75 @@
+"""Tokens (/tokens): pieces as chips, ids, special tokens and [UNK], the piece ↔ word table, and the same
+sentence through the other bundled tokenizers (tokenizing only, through viz.tokenization)."""
+
+import streamlit as st
+
+import transformer_core as core
+from pages._shared import current_view, get_tokenizer, page_header, tr
+from viz.i18n import md_escape
+from viz.tokenization import (
+    compare_tokenizers,
+    from_tokens,
+    token_chips_html,
+    tokenization_table,
+    tokenize,
+    tokenizer_fingerprint,
+)
+
+COLUMNS = ("pos", "piece", "id", "kind", "word_index", "word")
+
+
+def chips(tok) -> None:
+    st.html(token_chips_html(tok, unk_title=tr("tokens.unk_title"), special_title=tr("tokens.special_title")))
+
+
+def counts(tok) -> None:
+    st.caption(tr("tokens.counts", n=len(tok.pieces), unk=tok.n_unk, special=sum(tok.is_special),
+                  words=len(tok.words)))
+
+
+page_header("tokens.title", "tokens.intro")
+view = current_view()
+if view is not None:
+    text, tokenizer = view.settings.text, view.loaded.tokenizer
+    source = tokenize(tokenizer, text, max_length=view.loaded.config.max_len)
+    st.subheader(tr("tokens.source"))
+    chips(source)
+    counts(source)
+    labels = {name: tr(f"col.{name}") for name in COLUMNS}
+    labels.update(normal=tr("kind.normal"), special=tr("kind.special"), unk=tr("kind.unk"))
+    if view.traced.has_decoder:
+        st.subheader(tr("tokens.target"))
+        chips(from_tokens(tokenizer, view.traced.tgt_tokens))
+    st.subheader(tr("tokens.table"))
+    st.dataframe(tokenization_table(source, labels), hide_index=True, key="token_table")
+
+    st.subheader(tr("tokens.compare"))
+    st.caption(tr("tokens.compare_caption"))
+    seen = {tokenizer_fingerprint(tokenizer): view.loaded.name}
+    others, notes = {}, []
+    for info in core.list_models():
+        if info.name == view.loaded.name or not info.available:
+            continue
+        try:
+            other = get_tokenizer(info.name)
+        except Exception as exc:
+            notes.append(tr("msg.tokenizer_failed", name=info.name, reason=type(exc).__name__))
+            continue
+        fingerprint = tokenizer_fingerprint(other)
+        if fingerprint in seen:
+            notes.append(tr("msg.same_tokenizer", name=info.name, other=seen[fingerprint]))
+            continue
+        seen[fingerprint] = info.name
+        others[info.name] = other
+    if others:
+        results = compare_tokenizers({view.loaded.name: tokenizer, **others}, text)
+        columns = st.columns(len(results))
+        for column, (name, tok) in zip(columns, results.items(), strict=True):
+            with column, st.container(border=True):
+                st.markdown(f"**{md_escape(name)}**")
+                counts(tok)
+                chips(tok)
+    else:
+        st.info(tr("tokens.compare_none"))
+    for note in notes:
+        st.caption(note)

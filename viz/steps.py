@@ -1,0 +1,158 @@
+"""The encoder layer as a chain of steps, each with its live shape and its equation filled in with
+numbers read from the trace (pure: a trace mapping in, a list of `Step` out; no streamlit).
+
+Every number shown is either read from the trace or a one-line recomputation of it from other
+traced tensors (q·k from the traced q and k, the softmax denominator from the traced scores), so a
+student can check one step against the next.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the chain: an i18n title key, the tensor's shape, an equation (LaTeX)."""
+
+    key: str
+    shape: str
+    latex: str
+    trace_names: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class LayerInfo:
+    """What the equations need from the config."""
+
+    d_model: int
+    n_heads: int
+    d_ff: int
+    norm_first: bool
+    activation: str
+
+
+def shape_str(shape) -> str:
+    """(1, 9, 512) -> '[1, 9, 512]'."""
+    return "[" + ", ".join(str(int(s)) for s in shape) + "]"
+
+
+def _num(x: float) -> str:
+    if not math.isfinite(x):
+        return r"-\infty" if x < 0 else r"\infty"
+    if x != 0 and (abs(x) >= 1e4 or abs(x) < 1e-3):
+        mantissa, exponent = f"{x:.3e}".split("e")
+        return rf"{mantissa}\times 10^{{{int(exponent)}}}"
+    return f"{x:.3f}"
+
+
+def _vec(v: np.ndarray, n: int = 4) -> str:
+    items = [_num(float(x)) for x in np.asarray(v).ravel()[:n]]
+    tail = r",\,\dots" if np.asarray(v).size > n else ""
+    return r"\left(" + r",\,".join(items) + tail + r"\right)"
+
+
+def attention_steps(trace, stack: str, layer: int, attn: str, head: int, query: int, key: int,
+                    info: LayerInfo) -> list[Step]:
+    """X -> Q,K,V -> split heads -> QKᵀ/√d_k -> mask -> softmax -> ·V -> concat -> W_O, for one head."""
+    p = f"{stack}.{layer}.{attn}"
+    h, i, j = head, query, key
+    d_k = info.d_model // info.n_heads
+    q, k = trace[f"{p}.q"], trace[f"{p}.k"]
+    b, n_heads, tq, _ = q.shape
+    tk = k.shape[2]
+    qh, kh = trace.numpy(f"{p}.q")[h], trace.numpy(f"{p}.k")[h]
+    scores = trace.numpy(f"{p}.scores")[h]
+    masked = trace.numpy(f"{p}.masked_scores")[h]
+    weights = trace.numpy(f"{p}.weights")[h]
+    context = trace.numpy(f"{p}.context")[h]
+    out = trace.numpy(f"{p}.out")
+    x_in = trace.numpy(f"{stack}.{layer}.in") if attn == "self_attn" else None
+    dot = float(np.dot(qh[i].astype(np.float64), kh[j].astype(np.float64)))
+    row = masked[i].astype(np.float64)
+    finite = np.isfinite(row)
+    denominator = float(np.exp(row[finite]).sum()) if finite.any() else 0.0
+    n_blocked = int(np.isneginf(masked).sum())
+    kv_source = "X" if attn == "self_attn" else r"\text{memory}"
+    steps = []
+    if x_in is not None:
+        steps.append(Step("step.x", shape_str((b, tq, info.d_model)),
+                          rf"X \in \mathbb{{R}}^{{{tq}\times {info.d_model}}},\quad x_{{{i}}} = {_vec(x_in[i])},"
+                          rf"\quad \lVert x_{{{i}}}\rVert = {_num(float(np.linalg.norm(x_in[i])))}",
+                          (f"{stack}.{layer}.in",)))
+    steps += [
+        Step("step.qkv", shape_str((b, tq, info.d_model)),
+             rf"Q = XW^Q,\; K = {kv_source}\,W^K,\; V = {kv_source}\,W^V,\quad W^{{Q,K,V}} \in "
+             rf"\mathbb{{R}}^{{{info.d_model}\times {info.d_model}}}",
+             (f"{p}.q", f"{p}.k", f"{p}.v")),
+        Step("step.split", shape_str(q.shape),
+             rf"{shape_str((b, tq, info.d_model))} \to {shape_str((b, tq, n_heads, d_k))} \to {shape_str(q.shape)},"
+             rf"\quad d_{{model}} = h \cdot d_k:\ {info.d_model} = {n_heads}\times {d_k};\quad "
+             rf"q^{{({h})}}_{{{i}}} = {_vec(qh[i])},\ k^{{({h})}}_{{{j}}} = {_vec(kh[j])}",
+             (f"{p}.q", f"{p}.k")),
+        Step("step.scores", shape_str(trace[f"{p}.scores"].shape),
+             rf"s_{{{i}{j}}} = \frac{{q_{{{i}}}\cdot k_{{{j}}}}}{{\sqrt{{d_k}}}}"
+             rf" = \frac{{{_num(dot)}}}{{\sqrt{{{d_k}}}}}"
+             rf" = \frac{{{_num(dot)}}}{{{_num(math.sqrt(d_k))}}} = {_num(float(scores[i, j]))}",
+             (f"{p}.scores",)),
+        Step("step.mask", shape_str(trace[f"{p}.masked_scores"].shape),
+             rf"\tilde s_{{ij}} = \begin{{cases}} s_{{ij}} & \text{{allowed}} \\ -\infty & \text{{blocked}}"
+             rf"\end{{cases}},\quad \tilde s_{{{i}{j}}} = {_num(float(masked[i, j]))},\quad "
+             rf"{n_blocked}\ /\ {tq * tk}\ \text{{blocked}}",
+             (f"{p}.masked_scores",)),
+        Step("step.softmax", shape_str(trace[f"{p}.weights"].shape),
+             rf"a_{{{i}{j}}} = \frac{{e^{{\tilde s_{{{i}{j}}}}}}}{{\sum_{{m}} e^{{\tilde s_{{{i}m}}}}}}"
+             rf" = \frac{{e^{{{_num(float(masked[i, j]))}}}}}{{{_num(denominator)}}} = {_num(float(weights[i, j]))},"
+             rf"\quad \sum_m a_{{{i}m}} = {_num(float(weights[i].sum()))}",
+             (f"{p}.weights",)),
+        Step("step.context", shape_str(trace[f"{p}.context"].shape),
+             rf"c^{{({h})}}_{{{i}}} = \sum_{{m}} a_{{{i}m}}\, v_m = {_vec(context[i])}",
+             (f"{p}.context",)),
+        Step("step.concat", shape_str((b, tq, info.d_model)),
+             rf"\text{{Concat}}(c^{{(0)}}_{{{i}}},\dots,c^{{({n_heads - 1})}}_{{{i}}}):\ {n_heads}\times {d_k} = "
+             rf"{info.d_model}\quad {shape_str(q.shape)} \to {shape_str((b, tq, info.d_model))}",
+             (f"{p}.context",)),
+        Step("step.wo", shape_str(trace[f"{p}.out"].shape),
+             rf"o_{{{i}}} = \text{{Concat}}(\dots)_{{{i}}}\,W^O = {_vec(out[i])},\quad W^O \in "
+             rf"\mathbb{{R}}^{{{info.d_model}\times {info.d_model}}}",
+             (f"{p}.out",)),
+    ]
+    return steps
+
+
+def _norm_step(trace, prefix: str, sub: int, inner: str, i: int, info: LayerInfo, key: str) -> Step:
+    add = trace.numpy(f"{prefix}.add{sub}")[i].astype(np.float64)
+    norm = trace.numpy(f"{prefix}.norm{sub}")[i]
+    mu, sigma = float(add.mean()), float(add.std())
+    if info.norm_first:
+        latex = (rf"\text{{pre-LN}}:\ x' = x + {inner}(\text{{LayerNorm}}(x)),\quad x'_{{{i}}} = {_vec(add)}")
+    else:
+        latex = (rf"\text{{LayerNorm}}(x + {inner}(x)):\ \mu = {_num(mu)},\ \sigma = {_num(sigma)},\ "
+                 rf"\frac{{(x+{inner})_{{{i}}} - \mu}}{{\sigma}}\gamma + \beta = {_vec(norm)}")
+    return Step(key, shape_str(trace[f"{prefix}.add{sub}"].shape), latex, (f"{prefix}.add{sub}", f"{prefix}.norm{sub}"))
+
+
+def encoder_chain(trace, layer: int, head: int, query: int, key: int, info: LayerInfo) -> list[Step]:
+    """The whole encoder layer for query position `query`, head `head` and key position `key`."""
+    prefix = f"encoder.{layer}"
+    steps = attention_steps(trace, "encoder", layer, "self_attn", head, query, key, info)
+    steps.append(_norm_step(trace, prefix, 1, r"\text{MHA}", query, info, "step.addnorm1"))
+    steps.append(ffn_step(trace, prefix, query, info))
+    steps.append(_norm_step(trace, prefix, 2, r"\text{FFN}", query, info, "step.addnorm2"))
+    return steps
+
+
+def ffn_step(trace, prefix: str, i: int, info: LayerInfo) -> Step:
+    hidden = trace.numpy(f"{prefix}.ffn.hidden")[i]
+    out = trace.numpy(f"{prefix}.ffn.out")[i]
+    n_zero = int((hidden == 0).sum())
+    act = r"\max(0,\ \cdot\ )" if info.activation == "relu" else r"\text{GELU}"
+    zero_note = rf",\quad {n_zero}\ /\ {hidden.size}\ \text{{hidden units}} = 0" if info.activation == "relu" else ""
+    return Step("step.ffn", shape_str(trace[f"{prefix}.ffn.hidden"].shape),
+                rf"\text{{FFN}}(x) = {act}(xW_1 + b_1)\,W_2 + b_2,\ "
+                rf"W_1 \in \mathbb{{R}}^{{{info.d_model}\times {info.d_ff}}}"
+                rf"{zero_note},\quad \text{{FFN}}(x)_{{{i}}} = {_vec(out)}",
+                (f"{prefix}.ffn.hidden", f"{prefix}.ffn.out"))

@@ -1,0 +1,149 @@
+"""Tokenizing only: a small helper around a loaded tokenizer (no model, no transformer_core).
+
+Pages never call a tokenizer themselves; they call these functions, which take any Hugging Face
+fast tokenizer (`loaded.tokenizer`) and return plain Python / pandas data.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class Tokenization:
+    """One text through one tokenizer: pieces, ids and what each piece is."""
+
+    pieces: list[str]
+    ids: list[int]
+    is_special: list[bool]
+    is_unk: list[bool]
+    word_index: list[int | None]  # index of the whitespace-separated input word, None for specials
+    words: list[str]  # the input's whitespace-separated words
+    n_truncated: int  # pieces cut to fit max_length (0 if none)
+
+    @property
+    def n_unk(self) -> int:
+        return sum(self.is_unk)
+
+
+def special_tokens(tokenizer) -> set[str]:
+    """The tokenizer's special token strings ([PAD], [BOS], [CLS], ...)."""
+    return set(getattr(tokenizer, "all_special_tokens", []) or [])
+
+
+def unk_token(tokenizer) -> str | None:
+    return getattr(tokenizer, "unk_token", None)
+
+
+def tokenizer_fingerprint(tokenizer) -> str:
+    """A short hash of the tokenizer's full definition: equal for tokenizers that behave the same."""
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    text = backend.to_str() if backend is not None else repr(sorted(tokenizer.get_vocab().items()))
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
+
+
+def _word_spans(text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+
+
+def _word_of(span: tuple[int, int], word_spans: list[tuple[int, int]]) -> int | None:
+    start, end = span
+    if end <= start:
+        return None
+    for index, (w_start, w_end) in enumerate(word_spans):
+        if start < w_end and end > w_start:
+            return index
+    return None  # whitespace-only piece (character-level tokenizers keep spaces)
+
+
+def tokenize(tokenizer, text: str, max_length: int | None = None) -> Tokenization:
+    """Tokenize `text` with the tokenizer's own special tokens, mapping each piece to its input word."""
+    encoding = tokenizer(text, return_offsets_mapping=True)
+    ids = list(encoding["input_ids"])
+    offsets = [tuple(o) for o in encoding["offset_mapping"]]
+    n_truncated = 0
+    if max_length is not None and len(ids) > max_length:
+        cut = tokenizer(text, return_offsets_mapping=True, truncation=True, max_length=max_length)
+        n_truncated = len(ids) - len(cut["input_ids"])
+        ids, offsets = list(cut["input_ids"]), [tuple(o) for o in cut["offset_mapping"]]
+    pieces = tokenizer.convert_ids_to_tokens(ids)
+    specials = special_tokens(tokenizer)
+    special_ids = set(getattr(tokenizer, "all_special_ids", []) or [])
+    unk = unk_token(tokenizer)
+    unk_id = getattr(tokenizer, "unk_token_id", None)
+    spans = _word_spans(text)
+    is_special = [(i in special_ids or p in specials) and (i != unk_id) for p, i in zip(pieces, ids, strict=True)]
+    return Tokenization(
+        pieces=pieces,
+        ids=ids,
+        is_special=is_special,
+        is_unk=[unk is not None and (p == unk or i == unk_id) for p, i in zip(pieces, ids, strict=True)],
+        word_index=[None if sp else _word_of(o, spans) for o, sp in zip(offsets, is_special, strict=True)],
+        words=[text[s:e] for s, e in spans],
+        n_truncated=n_truncated,
+    )
+
+
+def tokenization_table(tok: Tokenization, labels: dict[str, str]) -> pd.DataFrame:
+    """The piece <-> word table; `labels` names the columns (pos, piece, id, kind, word_index, word)."""
+    kinds = []
+    for special, unk in zip(tok.is_special, tok.is_unk, strict=True):
+        kinds.append(labels["unk"] if unk else labels["special"] if special else labels["normal"])
+    return pd.DataFrame({
+        labels["pos"]: range(len(tok.pieces)),
+        labels["piece"]: tok.pieces,
+        labels["id"]: tok.ids,
+        labels["kind"]: kinds,
+        labels["word_index"]: pd.array([w for w in tok.word_index], dtype="Int64"),
+        labels["word"]: [tok.words[w] if w is not None else "" for w in tok.word_index],
+    })
+
+
+def compare_tokenizers(tokenizers: dict[str, object], text: str,
+                       max_length: dict[str, int] | None = None) -> dict[str, Tokenization]:
+    """The same text through several tokenizers (name -> Tokenization), tokenizing only."""
+    max_length = max_length or {}
+    return {name: tokenize(tok, text, max_length.get(name)) for name, tok in tokenizers.items()}
+
+
+def ids_to_tokens(tokenizer, ids: list[int]) -> list[str]:
+    """Vocabulary ids -> token strings."""
+    return list(tokenizer.convert_ids_to_tokens([int(i) for i in ids]))
+
+
+def token_chips_html(tok: Tokenization, unk_title: str = "UNK", special_title: str = "special") -> str:
+    """Pieces as coloured chips (HTML). Every piece is HTML-escaped: user text is never markup."""
+    import html
+
+    chips = []
+    for piece, token_id, special, unk in zip(tok.pieces, tok.ids, tok.is_special, tok.is_unk, strict=True):
+        if unk:
+            style, title = "background:#fde2e1;border:2px solid #d93025;color:#a50e0e;", unk_title
+        elif special:
+            style, title = "background:#ececec;border:1px dashed #777;color:#444;", special_title
+        else:
+            style, title = "background:#e8f0fe;border:1px solid #8ab4f8;color:#174ea6;", ""
+        shown = piece.replace(" ", "␣") if piece.strip() else (piece.replace(" ", "␣") or "∅")
+        chips.append(
+            f'<span title="{html.escape(title)}" style="{style}display:inline-block;margin:3px;padding:4px 8px;'
+            f'border-radius:12px;font-size:1.05rem;font-family:\'Noto Sans CJK KR\',sans-serif;">'
+            f'{html.escape(shown)}<sub style="margin-left:4px;color:#666;font-size:0.7rem">{int(token_id)}</sub></span>'
+        )
+    return '<div style="line-height:2.2">' + "".join(chips) + "</div>"
+
+
+def from_tokens(tokenizer, pieces: list[str]) -> Tokenization:
+    """A Tokenization for pieces that came from the model (e.g. the decoder's tokens), no word mapping."""
+    ids = [int(i) for i in tokenizer.convert_tokens_to_ids(list(pieces))]
+    specials = special_tokens(tokenizer)
+    unk = unk_token(tokenizer)
+    return Tokenization(
+        pieces=list(pieces), ids=ids,
+        is_special=[p in specials and p != unk for p in pieces],
+        is_unk=[unk is not None and p == unk for p in pieces],
+        word_index=[None] * len(pieces), words=[], n_truncated=0,
+    )
