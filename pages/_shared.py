@@ -27,6 +27,25 @@ MAX_TEXT_CHARS = 2000
 
 
 # ------------------------------------------------------------------------------------------------
+# The frame
+
+def ensure_frame() -> None:
+    """Make sure a page runs inside app.py's frame (sidebar, st.navigation), never on its own.
+
+    Streamlit still has its legacy multipage mode for a folder named pages/: until some run of the
+    process has called st.navigation, a first visit straight to /encoder runs pages/encoder.py
+    WITHOUT app.py (and AppTest starts every run in that mode). Each page calls this first: in
+    that mode it switches the process to st.navigation and reruns, so app.py runs and then the
+    same page (legacy and st.Page hash the same url path).
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+# ------------------------------------------------------------------------------------------------
 # Language
 
 def lang() -> str:

@@ -9,6 +9,7 @@ from pages._shared import (
     current_view,
     download_matrix,
     encoder_only_notice,
+    ensure_frame,
     index_picker,
     lang,
     page_header,
@@ -18,6 +19,8 @@ from viz import figures
 from viz.attention import CROSS, DEC_SELF, HeadRef, array, head_matrix, softmax, stack, top_k
 from viz.i18n import t
 from viz.tokenization import ids_to_tokens
+
+ensure_frame()
 
 
 @st.fragment

@@ -5,11 +5,13 @@ import math
 
 import streamlit as st
 
-from pages._shared import chart, current_view, lang, page_header, tr
+from pages._shared import chart, current_view, ensure_frame, lang, page_header, tr
 from viz import figures
 from viz.attention import array
 from viz.i18n import t
 from viz.tables import embedding_norms, scaling_latex
+
+ensure_frame()
 
 
 @st.fragment

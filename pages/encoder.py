@@ -4,11 +4,13 @@
 import numpy as np
 import streamlit as st
 
-from pages._shared import chart, current_view, download_matrix, index_picker, lang, page_header, tr
+from pages._shared import chart, current_view, download_matrix, ensure_frame, index_picker, lang, page_header, tr
 from viz import figures
 from viz.attention import ENC_SELF, HeadRef, head_matrix
 from viz.i18n import t
 from viz.steps import LayerInfo, encoder_chain
+
+ensure_frame()
 
 
 def token_choice(label: str, tokens: list[str], key: str, with_auto: bool = False) -> int:
@@ -44,7 +46,7 @@ def encoder_section(view) -> None:
     info = LayerInfo(cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.norm_first, cfg.activation)
     with st.container(border=True, key="encoder_chain"):
         for step in encoder_chain(trace, layer, head, i, j, info):
-            name, equation = st.columns([1, 3], vertical_alignment="center")
+            name, equation = st.columns([1, 4], vertical_alignment="center")
             name.markdown(f"**{tr(step.key)}**  \n`{step.shape}`")
             equation.latex(step.latex)
 

@@ -4,12 +4,14 @@ a head-similarity map (1 − Jensen-Shannon) and every layer × head in ONE figu
 import numpy as np
 import streamlit as st
 
-from pages._shared import chart, current_view, download_matrix, lang, page_header, shared_index, tr
+from pages._shared import chart, current_view, download_matrix, ensure_frame, lang, page_header, shared_index, tr
 from viz import figures
 from viz.attention import ENC_SELF, HeadRef, all_heads, head_matrix, kinds_in, special_mask, stack, tokens_for
 from viz.head_stats import STAT_FIELDS, drop_and_renormalise, similarity_matrix, stats_table
 from viz.i18n import t
 from viz.tokenization import special_tokens
+
+ensure_frame()
 
 
 @st.fragment

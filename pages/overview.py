@@ -2,8 +2,10 @@
 
 import streamlit as st
 
-from pages._shared import current_view, page_header, tr
+from pages._shared import current_view, ensure_frame, page_header, tr
 from viz.steps import shape_str
+
+ensure_frame()
 
 page_header("overview.title", "overview.intro")
 view = current_view()

@@ -4,7 +4,7 @@ sentence through the other bundled tokenizers (tokenizing only, through viz.toke
 import streamlit as st
 
 import transformer_core as core
-from pages._shared import current_view, get_tokenizer, page_header, tr
+from pages._shared import current_view, ensure_frame, get_tokenizer, page_header, tr
 from viz.i18n import md_escape
 from viz.tokenization import (
     compare_tokenizers,
@@ -14,6 +14,8 @@ from viz.tokenization import (
     tokenize,
     tokenizer_fingerprint,
 )
+
+ensure_frame()
 
 COLUMNS = ("pos", "piece", "id", "kind", "word_index", "word")
 

@@ -70,9 +70,15 @@ def _base_layout(fig: go.Figure, title: str, height: int) -> go.Figure:
 
 
 def _category_axes(fig: go.Figure, reverse_y: bool = True) -> None:
-    fig.update_xaxes(type="category", tickangle=-45, automargin=True, showgrid=False)
-    fig.update_yaxes(type="category", automargin=True, showgrid=False,
+    fig.update_xaxes(type="category", tickangle=-45, automargin=True, showgrid=False, title_standoff=8)
+    fig.update_yaxes(type="category", automargin=True, showgrid=False, title_standoff=8,
                      autorange="reversed" if reverse_y else True)
+
+
+def _colorbar_x(index: int, n: int, spacing: float) -> float:
+    """Paper x just right of panel `index` of `n` equal panels separated by `spacing`."""
+    width = (1.0 - spacing * (n - 1)) / n
+    return index * (width + spacing) + width + 0.005
 
 
 def _hover(row_title: str, col_title: str, value_title: str, use_text: bool) -> str:
@@ -148,8 +154,11 @@ def heads_grid(weights: np.ndarray, row_tokens: Sequence[str], col_tokens: Seque
     n_cols = max(1, min(n_cols, n))
     n_rows = math.ceil(n / n_cols)
     panel_titles = list(panel_titles or [t("fig.head_n", lang, head=h) for h in range(n)])
-    fig = make_subplots(rows=n_rows, cols=n_cols, subplot_titles=panel_titles,
-                        horizontal_spacing=min(0.08, 0.4 / n_cols), vertical_spacing=min(0.12, 0.5 / max(n_rows, 1)))
+    # Shared axes: token labels on the outer panels only (hover names every cell), so titles never collide.
+    per_panel = max(200, min(340, 90 + 18 * maps.shape[1]))
+    height = 80 + per_panel * n_rows + 60
+    fig = make_subplots(rows=n_rows, cols=n_cols, subplot_titles=panel_titles, shared_xaxes=True, shared_yaxes=True,
+                        horizontal_spacing=0.02, vertical_spacing=min(0.3, 40 / height * n_rows / max(n_rows - 1, 1)))
     rows, cols = unique_labels(row_tokens), unique_labels(col_tokens)
     small = maps.shape[1] * maps.shape[2] <= 100
     for index in range(n):
@@ -170,15 +179,14 @@ def heads_grid(weights: np.ndarray, row_tokens: Sequence[str], col_tokens: Seque
     fig.update_yaxes(tickfont={"size": 10})
     fig.update_xaxes(title_text=col_title or t("fig.key_axis", lang), row=n_rows)
     fig.update_yaxes(title_text=row_title or t("fig.query_axis", lang), col=1)
-    per_panel = max(200, min(340, 90 + 18 * len(rows)))
-    return _base_layout(fig, title, 80 + per_panel * n_rows)
+    return _base_layout(fig, title, height)
 
 
 def masking_steps(causal: np.ndarray, scores: np.ndarray, masked: np.ndarray, weights: np.ndarray,
                   row_tokens: Sequence[str], col_tokens: Sequence[str], *, title: str, lang: str) -> go.Figure:
     """Causal mask -> scores -> masked scores (−∞) -> softmax weights: four panels of one figure."""
     rows, cols = unique_labels(row_tokens), unique_labels(col_tokens)
-    fig = make_subplots(rows=1, cols=4, horizontal_spacing=0.06, subplot_titles=[
+    fig = make_subplots(rows=1, cols=4, horizontal_spacing=0.06, shared_yaxes=True, subplot_titles=[
         t("fig.mask_panel", lang), t("fig.scores_panel", lang), t("fig.masked_panel", lang),
         t("fig.weights_panel", lang)])
     mask_z = np.asarray(causal, dtype=np.float32)
@@ -192,7 +200,7 @@ def masking_steps(causal: np.ndarray, scores: np.ndarray, masked: np.ndarray, we
     for col, matrix in ((2, scores), (3, masked)):
         trace = attention_trace(matrix, rows, cols, lang=lang, value_title=t("fig.score", lang),
                                 colorscale=DIVERGING_SCALE, zmin=-bound, zmax=bound, zmid=0.0)
-        trace.update(showscale=col == 3, colorbar={"x": 0.735, "len": 0.8, "thickness": 10,
+        trace.update(showscale=col == 3, colorbar={"x": _colorbar_x(2, 4, 0.06), "len": 0.8, "thickness": 10,
                                                     "title": {"text": t("fig.score", lang)}})
         fig.add_trace(trace, row=1, col=col)
     weights_trace = attention_trace(weights, rows, cols, lang=lang)
@@ -210,7 +218,7 @@ def vectors_heatmap(panels: Sequence[tuple[str, np.ndarray]], row_tokens: Sequen
     """Per-token vectors ([tokens, dims] each) side by side: rows = tokens, columns = dimensions."""
     rows = unique_labels(row_tokens)
     fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[name for name, _ in panels],
-                        horizontal_spacing=0.07)
+                        horizontal_spacing=0.07, shared_yaxes=True)
     arrays = [np.asarray(a, dtype=np.float32) for _, a in panels]
     common = max((float(np.abs(a).max()) for a in arrays if a.size), default=1.0) or 1.0
     n = len(panels)
@@ -220,14 +228,15 @@ def vectors_heatmap(panels: Sequence[tuple[str, np.ndarray]], row_tokens: Sequen
             z=a, x=np.arange(a.shape[1], dtype=np.int32), y=rows, colorscale=DIVERGING_SCALE,
             zmin=-bound, zmax=bound, zmid=0.0,
             showscale=not shared_scale or index == n - 1,
-            colorbar={"x": (index + 1) / n - 0.01, "len": 0.8, "thickness": 8,
+            colorbar={"x": _colorbar_x(index, n, 0.07), "len": 0.8, "thickness": 8,
                       "title": {"text": value_title or t("fig.value", lang)}},
             hovertemplate=f"{row_title or t('fig.token', lang)}: %{{y}}<br>{col_title or t('fig.dim', lang)}: %{{x}}"
                           f"<br>{value_title or t('fig.value', lang)}: %{{z:.4f}}<extra></extra>",
         ), row=1, col=index + 1)
-    fig.update_yaxes(type="category", autorange="reversed", automargin=True, showgrid=False)
+    fig.update_yaxes(type="category", autorange="reversed", automargin=True, showgrid=False, title_standoff=8)
     fig.update_yaxes(title_text=row_title or t("fig.token_axis", lang), col=1)
-    fig.update_xaxes(title_text=col_title or t("fig.dim_axis", lang), showgrid=False)
+    fig.update_xaxes(title_text=col_title or t("fig.dim_axis", lang), showgrid=False, automargin=True,
+                     title_standoff=6)
     fig = _base_layout(fig, title, _map_height(len(rows), per_row=22, minimum=300, maximum=700))
     fig.update_layout(plot_bgcolor="white")
     return fig
@@ -314,7 +323,8 @@ def compare_heads(maps: Sequence[np.ndarray], panel_titles: Sequence[str], row_t
     with_diff = len(maps) >= 2 and maps[0].shape == maps[1].shape
     n = len(maps) + (1 if with_diff else 0)
     titles = list(panel_titles) + ([difference_title or t("fig.difference", lang)] if with_diff else [])
-    fig = make_subplots(rows=1, cols=n, subplot_titles=titles, horizontal_spacing=min(0.07, 0.3 / n))
+    fig = make_subplots(rows=1, cols=n, subplot_titles=titles, horizontal_spacing=min(0.07, 0.3 / n),
+                        shared_yaxes=True)
     rows, cols = unique_labels(row_tokens), unique_labels(col_tokens)
     for index, matrix in enumerate(maps):
         trace = attention_trace(matrix, rows, cols, lang=lang, coloraxis="coloraxis")
@@ -429,7 +439,8 @@ def scores_to_weights(scores: np.ndarray, weights: np.ndarray, row_tokens: Seque
         panels.append((t("fig.masked_panel", lang), masked, True))
     panels.append((t("fig.weights_after", lang), weights, False))
     n = len(panels)
-    fig = make_subplots(rows=1, cols=n, subplot_titles=[p[0] for p in panels], horizontal_spacing=0.12)
+    fig = make_subplots(rows=1, cols=n, subplot_titles=[p[0] for p in panels], horizontal_spacing=0.1,
+                        shared_yaxes=True)
     finite = np.asarray(scores, dtype=np.float32)
     bound = float(np.abs(finite[np.isfinite(finite)]).max()) if np.isfinite(finite).any() else 1.0
     for index, (_, matrix, diverging) in enumerate(panels):
@@ -438,8 +449,8 @@ def scores_to_weights(scores: np.ndarray, weights: np.ndarray, row_tokens: Seque
                                     colorscale=DIVERGING_SCALE, zmin=-bound, zmax=bound, zmid=0.0)
         else:
             trace = attention_trace(matrix, rows, cols, lang=lang)
-        x_end = (index + 1) / n - 0.12 / 2 + 0.01 if index < n - 1 else 1.0
-        trace.update(showscale=index in (0, n - 1), colorbar={"x": x_end, "len": 0.8, "thickness": 10})
+        trace.update(showscale=index in (0, n - 1),
+                     colorbar={"x": _colorbar_x(index, n, 0.1), "len": 0.8, "thickness": 10})
         fig.add_trace(trace, row=1, col=index + 1)
     _category_axes(fig)
     fig.update_xaxes(title_text=t("fig.key_axis", lang))

@@ -55,6 +55,14 @@ def _vec(v: np.ndarray, n: int = 4) -> str:
     return r"\left(" + r",\,".join(items) + tail + r"\right)"
 
 
+def _lines(*parts: str) -> str:
+    """Several equation lines, centred one under the other (KaTeX `gathered`)."""
+    parts = tuple(p for p in parts if p)
+    if len(parts) == 1:
+        return parts[0]
+    return r"\begin{gathered}" + r" \\ ".join(parts) + r"\end{gathered}"
+
+
 def attention_steps(trace, stack: str, layer: int, attn: str, head: int, query: int, key: int,
                     info: LayerInfo) -> list[Step]:
     """X -> Q,K,V -> split heads -> QKᵀ/√d_k -> mask -> softmax -> ·V -> concat -> W_O, for one head."""
@@ -80,18 +88,19 @@ def attention_steps(trace, stack: str, layer: int, attn: str, head: int, query: 
     steps = []
     if x_in is not None:
         steps.append(Step("step.x", shape_str((b, tq, info.d_model)),
-                          rf"X \in \mathbb{{R}}^{{{tq}\times {info.d_model}}},\quad x_{{{i}}} = {_vec(x_in[i])},"
-                          rf"\quad \lVert x_{{{i}}}\rVert = {_num(float(np.linalg.norm(x_in[i])))}",
+                          _lines(rf"X \in \mathbb{{R}}^{{{tq}\times {info.d_model}}}",
+                                 rf"x_{{{i}}} = {_vec(x_in[i])},\quad \lVert x_{{{i}}}\rVert = "
+                                 rf"{_num(float(np.linalg.norm(x_in[i])))}"),
                           (f"{stack}.{layer}.in",)))
     steps += [
         Step("step.qkv", shape_str((b, tq, info.d_model)),
-             rf"Q = XW^Q,\; K = {kv_source}\,W^K,\; V = {kv_source}\,W^V,\quad W^{{Q,K,V}} \in "
-             rf"\mathbb{{R}}^{{{info.d_model}\times {info.d_model}}}",
+             _lines(rf"Q = XW^Q,\; K = {kv_source}\,W^K,\; V = {kv_source}\,W^V",
+                    rf"W^{{Q}}, W^{{K}}, W^{{V}} \in \mathbb{{R}}^{{{info.d_model}\times {info.d_model}}}"),
              (f"{p}.q", f"{p}.k", f"{p}.v")),
         Step("step.split", shape_str(q.shape),
-             rf"{shape_str((b, tq, info.d_model))} \to {shape_str((b, tq, n_heads, d_k))} \to {shape_str(q.shape)},"
-             rf"\quad d_{{model}} = h \cdot d_k:\ {info.d_model} = {n_heads}\times {d_k};\quad "
-             rf"q^{{({h})}}_{{{i}}} = {_vec(qh[i])},\ k^{{({h})}}_{{{j}}} = {_vec(kh[j])}",
+             _lines(rf"{shape_str((b, tq, info.d_model))} \to {shape_str((b, tq, n_heads, d_k))} \to "
+                    rf"{shape_str(q.shape)},\quad d_{{model}} = h \cdot d_k:\ {info.d_model} = {n_heads}\times {d_k}",
+                    rf"q^{{({h})}}_{{{i}}} = {_vec(qh[i])},\quad k^{{({h})}}_{{{j}}} = {_vec(kh[j])}"),
              (f"{p}.q", f"{p}.k")),
         Step("step.scores", shape_str(trace[f"{p}.scores"].shape),
              rf"s_{{{i}{j}}} = \frac{{q_{{{i}}}\cdot k_{{{j}}}}}{{\sqrt{{d_k}}}}"
@@ -100,7 +109,7 @@ def attention_steps(trace, stack: str, layer: int, attn: str, head: int, query: 
              (f"{p}.scores",)),
         Step("step.mask", shape_str(trace[f"{p}.masked_scores"].shape),
              rf"\tilde s_{{ij}} = \begin{{cases}} s_{{ij}} & \text{{allowed}} \\ -\infty & \text{{blocked}}"
-             rf"\end{{cases}},\quad \tilde s_{{{i}{j}}} = {_num(float(masked[i, j]))},\quad "
+             rf"\end{{cases}}\qquad \tilde s_{{{i}{j}}} = {_num(float(masked[i, j]))},\quad "
              rf"{n_blocked}\ /\ {tq * tk}\ \text{{blocked}}",
              (f"{p}.masked_scores",)),
         Step("step.softmax", shape_str(trace[f"{p}.weights"].shape),
@@ -116,8 +125,8 @@ def attention_steps(trace, stack: str, layer: int, attn: str, head: int, query: 
              rf"{info.d_model}\quad {shape_str(q.shape)} \to {shape_str((b, tq, info.d_model))}",
              (f"{p}.context",)),
         Step("step.wo", shape_str(trace[f"{p}.out"].shape),
-             rf"o_{{{i}}} = \text{{Concat}}(\dots)_{{{i}}}\,W^O = {_vec(out[i])},\quad W^O \in "
-             rf"\mathbb{{R}}^{{{info.d_model}\times {info.d_model}}}",
+             _lines(rf"o_{{{i}}} = \text{{Concat}}(\dots)_{{{i}}}\,W^O = {_vec(out[i])}",
+                    rf"W^O \in \mathbb{{R}}^{{{info.d_model}\times {info.d_model}}}"),
              (f"{p}.out",)),
     ]
     return steps
@@ -128,10 +137,12 @@ def _norm_step(trace, prefix: str, sub: int, inner: str, i: int, info: LayerInfo
     norm = trace.numpy(f"{prefix}.norm{sub}")[i]
     mu, sigma = float(add.mean()), float(add.std())
     if info.norm_first:
-        latex = (rf"\text{{pre-LN}}:\ x' = x + {inner}(\text{{LayerNorm}}(x)),\quad x'_{{{i}}} = {_vec(add)}")
+        latex = _lines(rf"\text{{pre-LN}}:\ x' = x + {inner}(\text{{LayerNorm}}(x))", rf"x'_{{{i}}} = {_vec(add)}")
     else:
-        latex = (rf"\text{{LayerNorm}}(x + {inner}(x)):\ \mu = {_num(mu)},\ \sigma = {_num(sigma)},\ "
-                 rf"\frac{{(x+{inner})_{{{i}}} - \mu}}{{\sigma}}\gamma + \beta = {_vec(norm)}")
+        latex = _lines(rf"\text{{LayerNorm}}(x + {inner}(x)):\quad \mu_{{{i}}} = {_num(mu)},\ "
+                       rf"\sigma_{{{i}}} = {_num(sigma)}",
+                       rf"\frac{{(x+{inner}(x))_{{{i}}} - \mu_{{{i}}}}}{{\sigma_{{{i}}}}}\,\gamma + \beta = "
+                       rf"{_vec(norm)}")
     return Step(key, shape_str(trace[f"{prefix}.add{sub}"].shape), latex, (f"{prefix}.add{sub}", f"{prefix}.norm{sub}"))
 
 
@@ -150,9 +161,9 @@ def ffn_step(trace, prefix: str, i: int, info: LayerInfo) -> Step:
     out = trace.numpy(f"{prefix}.ffn.out")[i]
     n_zero = int((hidden == 0).sum())
     act = r"\max(0,\ \cdot\ )" if info.activation == "relu" else r"\text{GELU}"
-    zero_note = rf",\quad {n_zero}\ /\ {hidden.size}\ \text{{hidden units}} = 0" if info.activation == "relu" else ""
+    zero_note = rf"{n_zero}\ /\ {hidden.size}\ \text{{hidden units}} = 0" if info.activation == "relu" else ""
     return Step("step.ffn", shape_str(trace[f"{prefix}.ffn.hidden"].shape),
-                rf"\text{{FFN}}(x) = {act}(xW_1 + b_1)\,W_2 + b_2,\ "
-                rf"W_1 \in \mathbb{{R}}^{{{info.d_model}\times {info.d_ff}}}"
-                rf"{zero_note},\quad \text{{FFN}}(x)_{{{i}}} = {_vec(out)}",
+                _lines(rf"\text{{FFN}}(x) = {act}(xW_1 + b_1)\,W_2 + b_2,\quad "
+                       rf"W_1 \in \mathbb{{R}}^{{{info.d_model}\times {info.d_ff}}}",
+                       zero_note, rf"\text{{FFN}}(x)_{{{i}}} = {_vec(out)}"),
                 (f"{prefix}.ffn.hidden", f"{prefix}.ffn.out"))
