@@ -61,7 +61,8 @@ def embeddings_section(view) -> None:
                           key=f"emb_dims_{side}")
     if dims:
         chart(figures.positional_curves(pos, dims, title=tr("emb.curves"), lang=lang_code,
-                                        analytic_d_model=d_model if sinusoidal else None), f"pe_curves_{side}")
+                                        analytic_d_model=d_model if sinusoidal else None,
+                                        max_position=max(pos.shape[0] - 1, 16)), f"pe_curves_{side}")
 
     st.subheader(tr("emb.similarity"))
     chart(figures.position_similarity(pos, title=tr("emb.similarity"), lang=lang_code), f"pe_similarity_{side}")

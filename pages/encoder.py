@@ -17,7 +17,7 @@ def token_choice(label: str, tokens: list[str], key: str, with_auto: bool = Fals
     """A selectbox over token positions ('2: 고양이가'); -1 = automatic (the row's argmax)."""
     options = ([-1] if with_auto else []) + list(range(len(tokens)))
     return st.selectbox(label, options, key=f"{key}_{len(tokens)}",
-                        format_func=lambda i: "auto (argmax)" if i < 0 else f"{i}: {tokens[i]}")
+                        format_func=lambda i: tr("label.auto_key") if i < 0 else f"{i}: {tokens[i]}")
 
 
 @st.fragment

@@ -23,7 +23,7 @@ FONT_FAMILY = "Noto Sans CJK KR, Noto Sans KR, Noto Sans, Malgun Gothic, Apple S
 WEIGHT_SCALE = "Blues"
 DIVERGING_SCALE = "RdBu_r"
 MASKED_COLOR = "#bdbdbd"
-CELL_TEXT_LIMIT = 400  # draw per-cell text only on maps with at most this many cells
+CELL_TEXT_LIMIT = 144  # draw per-cell text only on maps with at most this many cells (12 × 12)
 HOVER_TEXT_LIMIT = 40_000  # beyond this, hover shows the value without the "−∞" text layer
 OVERVIEW_MAX_SIDE = 48  # the all-heads overview averages longer sequences down to this many cells
 
@@ -66,6 +66,8 @@ def _base_layout(fig: go.Figure, title: str, height: int) -> go.Figure:
         font={"family": FONT_FAMILY, "size": 12},
         plot_bgcolor=MASKED_COLOR,
     )
+    fig.update_xaxes(automargin=True, title_standoff=8)
+    fig.update_yaxes(automargin=True, title_standoff=8)
     return fig
 
 
@@ -326,19 +328,21 @@ def compare_heads(maps: Sequence[np.ndarray], panel_titles: Sequence[str], row_t
     fig = make_subplots(rows=1, cols=n, subplot_titles=titles, horizontal_spacing=min(0.07, 0.3 / n),
                         shared_yaxes=True)
     rows, cols = unique_labels(row_tokens), unique_labels(col_tokens)
+    small = maps[0].size * n <= 200
     for index, matrix in enumerate(maps):
-        trace = attention_trace(matrix, rows, cols, lang=lang, coloraxis="coloraxis")
+        trace = attention_trace(matrix, rows, cols, lang=lang, coloraxis="coloraxis", cell_text=small)
         fig.add_trace(trace, row=1, col=index + 1)
     if with_diff:
         diff = (maps[0] - maps[1]).astype(np.float32)
         bound = float(np.abs(diff).max()) or 1.0
         fig.add_trace(go.Heatmap(
             z=diff, x=cols, y=rows, colorscale="PiYG", zmin=-bound, zmax=bound, zmid=0.0,
-            colorbar={"title": {"text": "A − B"}, "x": 1.08, "len": 0.8, "thickness": 10},
+            colorbar={"title": {"text": "A − B"}, "x": 1.12, "len": 0.8, "thickness": 10},
             hovertemplate=_hover(t("fig.query", lang), t("fig.key", lang), "A − B", False),
         ), row=1, col=n)
     fig.update_layout(coloraxis={"colorscale": WEIGHT_SCALE, "cmin": 0.0, "cmax": 1.0,
-                                 "colorbar": {"title": {"text": t("fig.weight", lang)}, "len": 0.8, "thickness": 10}})
+                                 "colorbar": {"title": {"text": t("fig.weight", lang)}, "len": 0.8, "thickness": 10,
+                                              "x": 1.01}})
     _category_axes(fig)
     fig.update_xaxes(title_text=t("fig.key_axis", lang))
     fig.update_yaxes(title_text=t("fig.query_axis", lang), col=1)

@@ -90,6 +90,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "label.head": ("헤드 (head)", "Head"),
     "label.query_token": ("쿼리 토큰 i (식에 쓰는 행)", "Query token i (the row in the equations)"),
     "label.key_token": ("키 토큰 j (식에 쓰는 열)", "Key token j (the column in the equations)"),
+    "label.auto_key": ("자동: 가중치가 가장 큰 키", "auto: the key with the largest weight"),
     "label.side": ("어느 쪽", "Side"),
     "label.source": ("소스 (인코더 입력)", "Source (encoder input)"),
     "label.target": ("타깃 (디코더 입력)", "Target (decoder input)"),

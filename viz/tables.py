@@ -28,5 +28,5 @@ def scaling_latex(d_model: int, scaled_row: np.ndarray, scale: float, n: int = 3
     """E[id]·√d_model with the live numbers of one token's first `n` dimensions."""
     raw = np.asarray(scaled_row, dtype=np.float64)[:n] / scale
     pairs = r",\ ".join(f"{r:.3f}\\times{scale:.3f} = {r * scale:.3f}" for r in raw)
-    return (rf"\sqrt{{d_{{model}}}} = \sqrt{{{d_model}}} = {math.sqrt(d_model):.3f},\qquad "
-            rf"E[\mathrm{{id}}]\cdot\sqrt{{d_{{model}}}}:\ {pairs},\ \dots")
+    return (rf"\begin{{gathered}}\sqrt{{d_{{model}}}} = \sqrt{{{d_model}}} = {math.sqrt(d_model):.3f} \\ "
+            rf"E[\mathrm{{id}}]\cdot\sqrt{{d_{{model}}}}:\ {pairs},\ \dots\end{{gathered}}")

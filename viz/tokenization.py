@@ -141,9 +141,11 @@ def from_tokens(tokenizer, pieces: list[str]) -> Tokenization:
     ids = [int(i) for i in tokenizer.convert_tokens_to_ids(list(pieces))]
     specials = special_tokens(tokenizer)
     unk = unk_token(tokenizer)
+    unk_id = getattr(tokenizer, "unk_token_id", None)
+    is_unk = [unk is not None and (p == unk or i == unk_id) for p, i in zip(pieces, ids, strict=True)]
     return Tokenization(
         pieces=list(pieces), ids=ids,
-        is_special=[p in specials and p != unk for p in pieces],
-        is_unk=[unk is not None and p == unk for p in pieces],
+        is_special=[p in specials and not u for p, u in zip(pieces, is_unk, strict=True)],
+        is_unk=is_unk,
         word_index=[None] * len(pieces), words=[], n_truncated=0,
     )
