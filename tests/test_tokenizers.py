@@ -1,0 +1,135 @@
+"""The two tokenizers: built with `tokenizers`, loaded back with transformers.AutoTokenizer, offline."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, UNK_ID, build_tokenizer, generate_pairs
+from transformer_core.data.charset import COMPATIBILITY_JAMO, EMOJI, HANGUL_SYLLABLES
+from transformer_core.loading import load_tokenizer, models_dir
+
+WEIRD_INPUTS = ["", " ", "   \n\t ", "😀", "👍🏽", "❤️", "Hello, World!", "日本語のテキスト", "ㅋㅋㅋ", "a" * 500,
+                "고양이가\u200b생선을", "<s></s><pad>", "e\u0301", "\x00\x01", "🇰🇷", "?!.,", "1234567890"]
+
+
+@pytest.fixture(scope="module", params=["ko-en", "reverse"])
+def saved_tokenizer(request, tmp_path_factory):
+    """Each tokenizer saved with save_pretrained and loaded back the way the app loads it."""
+    directory = tmp_path_factory.mktemp(request.param)
+    build_tokenizer(request.param).save_pretrained(str(directory))
+    return request.param, load_tokenizer(directory)
+
+
+@pytest.fixture(scope="module")
+def ko_en(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("ko-en")
+    build_tokenizer("ko-en").save_pretrained(str(directory))
+    return load_tokenizer(directory)
+
+
+@pytest.fixture(scope="module")
+def reverse(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("reverse")
+    build_tokenizer("reverse").save_pretrained(str(directory))
+    return load_tokenizer(directory)
+
+
+def test_special_token_ids(saved_tokenizer):
+    _, tokenizer = saved_tokenizer
+    assert (tokenizer.pad_token_id, tokenizer.bos_token_id, tokenizer.eos_token_id, tokenizer.unk_token_id) == (
+        PAD_ID, BOS_ID, EOS_ID, UNK_ID) == (0, 1, 2, 3)
+    assert tokenizer.convert_ids_to_tokens([0, 1, 2, 3]) == ["<pad>", "<s>", "</s>", "<unk>"]
+
+
+def test_saved_files(tmp_path):
+    build_tokenizer("ko-en").save_pretrained(str(tmp_path))
+    assert (tmp_path / "tokenizer.json").is_file()
+    config = json.loads((tmp_path / "tokenizer_config.json").read_text(encoding="utf-8"))
+    assert (config["bos_token"], config["eos_token"], config["pad_token"], config["unk_token"]) == (
+        "<s>", "</s>", "<pad>", "<unk>")
+
+
+def test_encoding_appends_eos(saved_tokenizer):
+    _, tokenizer = saved_tokenizer
+    ids = tokenizer("고양이가 생선을 먹는다.")["input_ids"]
+    assert ids[-1] == EOS_ID
+    assert BOS_ID not in ids
+
+
+@pytest.mark.parametrize("text", WEIRD_INPUTS)
+def test_weird_input_never_crashes(saved_tokenizer, text):
+    _, tokenizer = saved_tokenizer
+    ids = tokenizer(text)["input_ids"]
+    assert ids[-1] == EOS_ID
+    assert isinstance(tokenizer.decode(ids, skip_special_tokens=True), str)
+
+
+def test_ko_en_words_and_punctuation(ko_en):
+    tokens = ko_en.convert_ids_to_tokens(ko_en("고양이가 생선을 먹었니?")["input_ids"])
+    assert tokens == ["고양이가", "생선을", "먹었니", "?", "</s>"]
+    tokens = ko_en.convert_ids_to_tokens(ko_en("A cat eats fish.")["input_ids"])
+    assert tokens == ["A", "cat", "eats", "fish", ".", "</s>"]
+    # Punctuation splits even without spaces, and Korean/English words outside the grammar are <unk>.
+    tokens = ko_en.convert_ids_to_tokens(ko_en("고양이가 생선을 좋아해요!?")["input_ids"])
+    assert tokens == ["고양이가", "생선을", "<unk>", "<unk>", "?", "</s>"]
+    assert ko_en.convert_ids_to_tokens(ko_en("Hello 😀 world")["input_ids"]) == ["<unk>"] * 3 + ["</s>"]
+
+
+def test_ko_en_shares_one_vocabulary(ko_en):
+    vocab = ko_en.get_vocab()
+    assert "고양이가" in vocab and "cat" in vocab and "The" in vocab and "the" in vocab
+    assert len(set(vocab.values())) == len(vocab) == len(ko_en)
+
+
+def test_ko_en_decode_joins_words_and_attaches_punctuation(ko_en):
+    for pair in generate_pairs(300, seed=9):
+        for words, text in ((pair.source, pair.source_text), (pair.target, pair.target_text)):
+            ids = ko_en(text)["input_ids"]
+            assert ko_en.convert_ids_to_tokens(ids[:-1]) == list(words)
+            assert ko_en.decode(ids, skip_special_tokens=True) == text
+            with_bos = [BOS_ID, *ids, PAD_ID, PAD_ID]
+            assert ko_en.decode(with_bos, skip_special_tokens=True) == text
+
+
+def test_reverse_is_character_level_and_keeps_spaces(reverse):
+    text = "Hi  there, 한국어 😀!"
+    ids = reverse(text)["input_ids"]
+    assert len(ids) == len(text) + 1
+    assert "".join(reverse.convert_ids_to_tokens(ids[:-1])) == text
+    assert reverse.decode(ids, skip_special_tokens=True) == text
+    assert reverse.decode(ids[:-1][::-1], skip_special_tokens=True) == text[::-1]
+    assert reverse.decode(reverse(" a ")["input_ids"], skip_special_tokens=True) == " a "
+
+
+def test_reverse_vocabulary(reverse):
+    vocab = reverse.get_vocab()
+    assert all(char in vocab for char in HANGUL_SYLLABLES)
+    assert len(HANGUL_SYLLABLES) == 11172
+    assert all(char in vocab for char in COMPATIBILITY_JAMO)
+    assert all(chr(c) in vocab for c in range(0x20, 0x7F))
+    assert 300 <= len(EMOJI) <= 800 and all(char in vocab for char in EMOJI)
+    assert UNK_ID in reverse("日")["input_ids"]
+
+
+def test_reverse_normalizes_decomposed_hangul(reverse):
+    decomposed = unicodedata.normalize("NFD", "한국")
+    assert len(decomposed) == 6  # ㅎㅏㄴㄱㅜㄱ
+    assert reverse.convert_ids_to_tokens(reverse(decomposed)["input_ids"]) == ["한", "국", "</s>"]
+
+
+def test_bundled_ko_en_tokenizer_matches_the_code():
+    """models/ko-en-toy/tokenizer.json is what build_tokenizer('ko-en') writes (same ids)."""
+    directory = models_dir() / "ko-en-toy"
+    bundled = load_tokenizer(directory)
+    assert bundled.get_vocab() == build_tokenizer("ko-en").get_vocab()
+
+
+def test_bundled_reverse_tokenizer_matches_the_code():
+    directory = models_dir() / "reverse"
+    if not (directory / "tokenizer.json").is_file():
+        pytest.fail(f"{Path(directory)} has no tokenizer.json")
+    assert load_tokenizer(directory).get_vocab() == build_tokenizer("reverse").get_vocab()

@@ -1,0 +1,121 @@
+"""Training: a tiny run lowers the loss; the schedule, sampled softmax and CLI do what they say."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import torch
+
+import transformer_core
+from transformer_core import evaluate, train
+from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, build_tokenizer
+
+
+def tiny_settings(task: str, steps: int = 40, **overrides) -> train.TrainSettings:
+    values = dict(task=task, steps=steps, batch_size=16, peak_lr=3e-3, warmup=10, seed=0, threads=1,
+                  sampled_softmax=256 if task == "reverse" else 0, buckets=2)
+    values.update(overrides)
+    return train.TrainSettings(**values)
+
+
+def tiny_config(task: str) -> transformer_core.TransformerConfig:
+    return train.build_config(task, tiny=True, overrides={}, vocab_size=len(build_tokenizer(task)))
+
+
+def mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def test_tiny_ko_en_run_lowers_the_loss():
+    result = train.train(tiny_settings("ko-en"), tiny_config("ko-en"), progress=False)
+    losses = [row["loss"] for row in result.history]
+    assert len(losses) == 40
+    assert mean(losses[-5:]) < mean(losses[:5]) - 1.0
+
+
+def test_tiny_reverse_run_lowers_the_loss():
+    result = train.train(tiny_settings("reverse", steps=30), tiny_config("reverse"), progress=False)
+    losses = [row["loss"] for row in result.history]
+    assert mean(losses[-5:]) < mean(losses[:5]) - 0.3
+
+
+def test_training_is_seeded():
+    first = train.train(tiny_settings("ko-en", steps=5), tiny_config("ko-en"), progress=False)
+    second = train.train(tiny_settings("ko-en", steps=5), tiny_config("ko-en"), progress=False)
+    assert [r["loss"] for r in first.history] == [r["loss"] for r in second.history]
+
+
+def test_config_is_the_papers_architecture_with_shared_embeddings():
+    config = tiny_config("ko-en")
+    assert config.share_embeddings and config.src_vocab_size == config.tgt_vocab_size
+    assert (config.norm_first, config.positional, config.activation) == (False, "sinusoidal", "relu")
+    assert (config.pad_token_id, config.bos_token_id, config.eos_token_id) == (PAD_ID, BOS_ID, EOS_ID)
+    model = transformer_core.Transformer(config)
+    assert model.lm_head.weight is model.src.token.weight is model.tgt.token.weight
+
+
+def test_learning_rate_warms_up_then_decays_to_zero():
+    settings = tiny_settings("ko-en", steps=1000, warmup=100, peak_lr=1e-3)
+    rates = [train.learning_rate(step, settings) for step in range(1, 1001)]
+    assert rates[0] < rates[49] < rates[99]
+    assert abs(rates[99] - 1e-3) < 1e-12
+    assert rates[399] < rates[99]  # 1/sqrt(step) after the warmup
+    assert rates[-1] == 0.0  # linear cool-down ends at zero
+
+
+def test_sampled_softmax_keeps_every_label_and_renumbers_it():
+    labels = torch.tensor([[5, 9, 2, PAD_ID], [9, 7, 2, PAD_ID]])
+    candidates, local = train.candidate_ids(labels, vocab_size=50, n_candidates=20,
+                                            generator=torch.Generator().manual_seed(0))
+    real = labels != PAD_ID
+    assert torch.equal(candidates[local[real]], labels[real])
+    assert PAD_ID not in candidates.tolist()
+    assert len(candidates) <= 21
+
+
+def test_padding_is_ignored_by_the_loss():
+    torch.manual_seed(0)
+    config = tiny_config("ko-en")
+    model = transformer_core.Transformer(config)
+    src = torch.tensor([[10, 11, EOS_ID]])
+    decoder_input = torch.tensor([[BOS_ID, 20, 21]])
+    labels = torch.tensor([[20, 21, EOS_ID]])
+    padded = (torch.tensor([[10, 11, EOS_ID, PAD_ID]]), torch.tensor([[BOS_ID, 20, 21, PAD_ID]]),
+              torch.tensor([[20, 21, EOS_ID, PAD_ID]]))
+    model.eval()
+    plain = train.loss_on(model, (src, decoder_input, labels), 0.1)
+    assert torch.allclose(plain, train.loss_on(model, padded, 0.1), atol=1e-5)
+
+
+def test_cli_writes_a_loadable_model_dir(tmp_path):
+    out = tmp_path / "ko-en-tiny"
+    assert train.main(["--task", "ko-en", "--out", str(out), "--tiny", "--steps", "30", "--eval-n", "20",
+                       "--quiet", "--threads", "1"]) == 0
+    for name in ("config.json", "model.safetensors", "tokenizer.json", "tokenizer_config.json", "README.md",
+                 "loss.csv"):
+        assert (out / name).is_file(), name
+    assert json.loads((out / "config.json").read_text(encoding="utf-8"))["task"] == "ko-en"
+    rows = list(csv.DictReader((out / "loss.csv").open(encoding="utf-8")))
+    assert len(rows) == 30 and float(rows[-1]["loss"]) < float(rows[0]["loss"])
+    assert "exact match" in (out / "README.md").read_text(encoding="utf-8")
+
+    loaded = transformer_core.load(out)
+    result = transformer_core.trace_text(loaded, "고양이가 생선을 먹는다.")
+    assert isinstance(result.output_text, str)
+    metrics = evaluate.evaluate_model(loaded, n=10, seed=3)
+    assert 0.0 <= metrics["exact_match"] <= 1.0 and 0.0 <= metrics["alignment_accuracy"] <= 1.0
+    assert len(metrics["per_layer"]) == loaded.config.n_decoder_layers
+
+
+def test_fast_greedy_decode_matches_the_core(tmp_path):
+    result = train.train(tiny_settings("ko-en", steps=30), tiny_config("ko-en"), progress=False)
+    model = result.model
+    tokenizer = result.tokenizer
+    texts = ["고양이가 생선을 먹는다.", "그 개는 작다.", "민수가 어제 학교에 갔니?"]
+    batch = evaluate.pad([tokenizer(t)["input_ids"] for t in texts])
+    fast = evaluate.greedy_decode_batch(model, batch, max_new_tokens=12)
+    for row, text in zip(fast, texts, strict=True):
+        core = model.greedy_decode(torch.tensor([tokenizer(text)["input_ids"]]), max_new_tokens=12)[0].tolist()[1:]
+        core = core[: core.index(EOS_ID)] if EOS_ID in core else core
+        assert row == core
