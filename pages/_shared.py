@@ -24,6 +24,9 @@ from viz.i18n import DEFAULT_LANG, LANG_CHOICES, md_escape, t
 DEFAULT_TEXT = "고양이가 생선을 먹었다."
 TRACE_CACHE_ENTRIES = 32
 MAX_TEXT_CHARS = 2000
+# Greedy decoding re-runs the decoder over the whole prefix at every step (no KV cache): an untrained
+# model that never says EOS would otherwise decode up to max_len tokens (minutes on a CPU).
+MAX_NEW_TOKENS = 48
 
 
 # ------------------------------------------------------------------------------------------------
@@ -70,7 +73,7 @@ def get_model(name: str, device: str) -> core.LoadedModel:
 @st.cache_data(max_entries=TRACE_CACHE_ENTRIES, show_spinner=False)
 def get_trace(name: str, text: str, device: str) -> core.TextTrace:
     """One recorded forward pass per (model, sentence, device), kept on the CPU for the figures."""
-    traced = core.trace_text(get_model(name, device), text)
+    traced = core.trace_text(get_model(name, device), text, max_new_tokens=MAX_NEW_TOKENS)
     return replace(traced, trace=traced.trace.to("cpu"))
 
 
@@ -186,6 +189,8 @@ def current_view(show_notices: bool = True) -> View | None:
         if traced.n_truncated > 0:
             st.warning(tr("msg.truncated", n_cut=traced.n_truncated, n_total=traced.n_input_tokens,
                           max_len=loaded.config.max_len))
+        if traced.has_decoder and len(traced.tgt_tokens) - 1 >= MAX_NEW_TOKENS:
+            st.info(tr("msg.decode_capped", n=MAX_NEW_TOKENS))
     return View(current, loaded, traced)
 
 

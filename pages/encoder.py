@@ -16,8 +16,9 @@ ensure_frame()
 def token_choice(label: str, tokens: list[str], key: str, with_auto: bool = False) -> int:
     """A selectbox over token positions ('2: 고양이가'); -1 = automatic (the row's argmax)."""
     options = ([-1] if with_auto else []) + list(range(len(tokens)))
+    auto = tr("label.auto_key")  # resolved now: format_func must not read session state later
     return st.selectbox(label, options, key=f"{key}_{len(tokens)}",
-                        format_func=lambda i: tr("label.auto_key") if i < 0 else f"{i}: {tokens[i]}")
+                        format_func=lambda i: auto if i < 0 else f"{i}: {tokens[i]}")
 
 
 @st.fragment

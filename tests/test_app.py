@@ -1,0 +1,266 @@
+"""The Streamlit app under AppTest: every page, a Korean and an English sentence, every bundled model,
+layer/head switching, URL state and the hardening cases (empty, too long, unknown model, markup in text)."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+import transformer_core as core
+
+streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+AppTest = streamlit_testing.AppTest
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+PAGES = ["pages/overview.py", "pages/tokens.py", "pages/embeddings.py", "pages/encoder.py", "pages/decoder.py",
+         "pages/heads.py"]
+SENTENCES = {"ko": "고양이가 생선을 먹었다.", "en": "The cat ate the fish."}
+MAX_CHARTS_PER_PAGE = 16
+
+
+def available_models() -> list[str]:
+    return [info.name for info in core.list_models() if info.available]
+
+
+MODELS = available_models()
+pytestmark = pytest.mark.skipif(not MODELS, reason="no bundled model is available")
+
+
+@cache
+def load(model: str) -> core.LoadedModel:
+    return core.load(model)
+
+
+@cache
+def reference(model: str, text: str) -> core.TextTrace:
+    """The same sentence traced directly through the core (same decoding limit), to compare with the app."""
+    from pages._shared import MAX_NEW_TOKENS
+
+    return core.trace_text(load(model), text, max_new_tokens=MAX_NEW_TOKENS)
+
+
+def new_app(model: str | None = None, text: str | None = None, **params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    if model is not None:
+        at.query_params["model"] = model
+    if text is not None:
+        at.query_params["text"] = text
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at
+
+
+def open_page(at: AppTest, page: str) -> AppTest:
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def charts(at: AppTest) -> list[dict]:
+    """Every plotly chart's figure JSON on the page."""
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def heatmap_count(figure: dict) -> int:
+    return sum(1 for trace in figure["data"] if trace.get("type") == "heatmap")
+
+
+def all_text(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.code] + [c.value for c in at.caption]
+    parts += [e.value for e in at.info] + [e.value for e in at.warning] + [e.value for e in at.error]
+    parts += [t.value for t in at.text]
+    return "\n".join(str(p) for p in parts)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("model", MODELS)
+def test_every_page_renders_real_content(model: str, lang: str):
+    text = SENTENCES[lang]
+    expected = reference(model, text)
+    loaded = load(model)
+    n_heads, n_src = loaded.config.n_heads, len(expected.src_tokens)
+    at = new_app(model, text, lang="English" if lang == "en" else "한국어")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.sidebar.selectbox[0].value == model
+    assert at.sidebar.text_input[0].value == text
+
+    # overview: the sentence, the model's real output, timings, links to every stage
+    open_page(at, "pages/overview.py")
+    codes = [c.value for c in at.code]
+    assert text in codes
+    if expected.has_decoder:
+        assert (expected.output_text or at.code[1].value) in codes
+    else:
+        assert any(f"1, {n_src}, {loaded.config.d_model}" in i.value for i in at.info)
+    assert len(at.metric) == 5 and at.metric[0].value == model
+    assert len(at.get("page_link")) >= 5
+    if not loaded.trained:
+        assert at.warning, "an untrained model must say so"
+
+    # tokens: one chip per source token, the piece <-> word table, comparison with the other tokenizers
+    open_page(at, "pages/tokens.py")
+    chips_html = at.get("html")[0].proto.body
+    assert chips_html.count("<span") == n_src
+    table = at.dataframe[0].value
+    assert len(table) == n_src
+    assert list(table.iloc[:, 1]) == expected.src_tokens
+
+    # embeddings: four charts for the source side
+    open_page(at, "pages/embeddings.py")
+    figures = charts(at)
+    assert len(figures) == 4
+    assert heatmap_count(figures[0]) >= 3  # E·√d | PE | input (| token type)
+    assert len(figures[0]["data"][0]["y"]) == n_src
+
+    # encoder: the chain (12 equations) and every head of the layer in one figure
+    open_page(at, "pages/encoder.py")
+    assert len(at.latex) == 12
+    figures = charts(at)
+    assert 4 <= len(figures) <= MAX_CHARTS_PER_PAGE
+    assert heatmap_count(figures[0]) == n_heads
+    assert len(at.get("download_button")) == 2
+
+    # decoder: masked self-attention, cross-attention, decoding; or a plain explanation for an encoder
+    open_page(at, "pages/decoder.py")
+    figures = charts(at)
+    if expected.has_decoder:
+        assert len(figures) == 5
+        assert heatmap_count(figures[0]) == 4  # mask, scores, masked scores, weights
+        assert heatmap_count(figures[2]) == n_heads  # cross-attention, target x source
+        assert len(figures[2]["data"][0]["x"]) == n_src
+        assert expected.predicted_tokens[0] in [c.value for c in at.code]
+    else:
+        assert not figures and not at.error
+        assert any(model in i.value.replace("\\", "") for i in at.info)  # names are Markdown-escaped
+
+    # heads: comparison, statistics of every head, similarity, all-heads overview
+    open_page(at, "pages/heads.py")
+    figures = charts(at)
+    assert len(figures) == 3
+    n_kinds = 3 if expected.has_decoder else 1
+    n_layers = loaded.config.n_encoder_layers
+    total_heads = n_heads * (loaded.config.n_encoder_layers + 2 * loaded.config.n_decoder_layers)
+    assert len(at.dataframe[0].value) == total_heads
+    assert heatmap_count(figures[2]) == n_kinds  # ONE figure for every layer x head
+    assert len(figures[1]["data"][0]["x"]) == n_heads * n_layers  # similarity over encoder heads
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("model", MODELS)
+def test_switching_layer_and_head_survives_page_switches_and_lands_in_the_url(model: str):
+    loaded = load(model)
+    n_layers, n_heads = loaded.config.n_encoder_layers, loaded.config.n_heads
+    layer, head = n_layers - 1, n_heads - 1
+    at = new_app(model, SENTENCES["ko"])
+    at.run()
+    open_page(at, "pages/encoder.py")
+    at.segmented_control(key="enc_layer_picker").set_value(layer).run()
+    at.segmented_control(key="enc_head_picker").set_value(head).run()
+    assert not at.exception
+    assert at.query_params.get("layer") == str(layer) and at.query_params.get("head") == str(head)
+    title = charts(at)[0]["layout"]["title"]["text"]
+    assert str(layer) in title
+    assert any(f"h = {head}" in t.value for t in at.text)
+
+    open_page(at, "pages/heads.py")
+    chosen = at.multiselect[0].value
+    assert chosen[0].layer == layer and chosen[0].head == head
+
+    if loaded.config.n_decoder_layers:
+        open_page(at, "pages/decoder.py")
+        shown_layer = min(layer, loaded.config.n_decoder_layers - 1)
+        assert at.segmented_control(key="dec_layer_picker").value == shown_layer
+        assert at.segmented_control(key="dec_head_picker").value == head
+        at.segmented_control(key="dec_head_picker").set_value(0).run()
+        assert not at.exception
+        assert "head" not in at.query_params  # back to the default head
+
+
+@pytest.mark.slow
+def test_url_reproduces_a_view():
+    model = MODELS[-1]
+    at = new_app(model, "hello world", layer="1", head="2")
+    at.run()
+    open_page(at, "pages/encoder.py")
+    assert at.segmented_control(key="enc_layer_picker").value == min(1, load(model).config.n_encoder_layers - 1)
+    assert at.segmented_control(key="enc_head_picker").value == 2
+
+
+def test_empty_input_shows_a_message_and_computes_nothing():
+    at = new_app(MODELS[0], "   ")
+    at.run()
+    for page in PAGES:
+        open_page(at, page)
+        assert not charts(at)
+        assert at.info, page
+        assert not at.error
+
+
+def test_unknown_model_in_the_url_is_explained_not_raised():
+    at = new_app("no-such-model", SENTENCES["en"])
+    at.run()
+    open_page(at, "pages/overview.py")
+    assert any("no-such-model" in w.value.replace("\\", "") for w in at.warning)
+    assert at.sidebar.selectbox[0].value in MODELS
+
+
+def test_too_long_input_is_truncated_with_a_visible_notice():
+    model = min(MODELS, key=lambda name: load(name).config.max_len)
+    max_len = load(model).config.max_len
+    text = " ".join(["a"] * (max_len + 20))  # one token per word in every bundled tokenizer
+    at = new_app(model, text)
+    at.run()
+    open_page(at, "pages/overview.py")
+    notices = [w.value for w in at.warning]
+    assert any(str(max_len) in n and ("잘라" in n or "cut" in n) for n in notices), notices
+
+
+def test_user_text_is_never_rendered_as_markdown():
+    hostile = "**bold** <img src=x onerror=alert(1)> [link](http://example.com) :red[x] $x$"
+    at = new_app(MODELS[0], hostile)
+    at.run()
+    for page in ("pages/overview.py", "pages/tokens.py"):
+        open_page(at, page)
+        for element in list(at.markdown) + list(at.caption) + list(at.info) + list(at.warning):
+            assert hostile not in element.value
+            assert "<img src=x" not in element.value
+        for html in at.get("html"):
+            assert "<img" not in html.proto.body
+    open_page(at, "pages/overview.py")
+    assert hostile in [c.value for c in at.code]
+
+
+def test_english_ui_and_korean_ui_differ():
+    at = new_app(MODELS[0], SENTENCES["ko"], lang="English")
+    at.run()
+    open_page(at, "pages/encoder.py")
+    english = at.title[0].value
+    at2 = new_app(MODELS[0], SENTENCES["ko"])
+    at2.run()
+    open_page(at2, "pages/encoder.py")
+    korean = at2.title[0].value
+    assert english != korean
+    assert any("\uac00" <= ch <= "\ud7a3" for ch in korean)
+    assert not any("\uac00" <= ch <= "\ud7a3" for ch in english)
+
+
+def test_hiding_special_tokens_is_stated_on_screen():
+    model = MODELS[0]
+    at = new_app(model, SENTENCES["ko"])
+    at.run()
+    open_page(at, "pages/heads.py")
+    before = charts(at)[0]
+    at.toggle(key="heads_hide_special").set_value(True).run()
+    assert not at.exception
+    specials = set(load(model).tokenizer.all_special_tokens)
+    traced = reference(model, SENTENCES["ko"])
+    if any(tok in specials for tok in traced.src_tokens):
+        assert any("특수" in i.value or "special" in i.value.lower() for i in at.info)
+        after = charts(at)[0]
+        assert len(after["data"][0]["x"]) < len(before["data"][0]["x"])
