@@ -130,6 +130,21 @@ def test_fused_attention_path_equals_the_manual_path():
     torch.testing.assert_close(fused, manual, **TOL)
 
 
+def test_packed_qkv_inference_path_equals_the_manual_path_and_follows_weight_updates():
+    model = small_model()
+    src, tgt = ids([5, 6, 7, 2, 0], [9, 3, 4, 5, 2]), ids([1, 8, 9, 0], [1, 4, 4, 5])
+    with torch.no_grad():  # the packed [D, 3D] projection is used only without autograd
+        packed = model(src, tgt)
+        assert model.encoder.layers[0].self_attn._packed_cache is not None
+        model.fused_attention = False
+        torch.testing.assert_close(packed, model(src, tgt), **TOL)
+        model.encoder.layers[0].self_attn.w_v.weight.mul_(2.0)  # an in-place update, like an optimizer step
+        manual = model(src, tgt)
+        model.fused_attention = True
+        torch.testing.assert_close(model(src, tgt), manual, **TOL)
+        assert not torch.allclose(manual, packed, atol=1e-3)
+
+
 def test_trace_equals_the_unrecorded_forward():
     model = small_model()
     src, tgt = ids([5, 6, 7, 2, 0], [9, 3, 4, 5, 2]), ids([1, 8, 9, 0], [1, 4, 4, 5])

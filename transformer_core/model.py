@@ -267,6 +267,17 @@ class MultiHeadAttention(nn.Module):
         self.hook_q, self.hook_k, self.hook_v = HookPoint(), HookPoint(), HookPoint()
         self.hook_scores, self.hook_masked_scores, self.hook_weights = HookPoint(), HookPoint(), HookPoint()
         self.hook_context, self.hook_out = HookPoint(), HookPoint()
+        self._packed_cache: tuple | None = None  # see packed_qkv
+
+    def packed_qkv(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """[3D, D] weight and [3D] bias of W_Q, W_K, W_V stacked; rebuilt whenever a parameter changes."""
+        params = (self.w_q.weight, self.w_k.weight, self.w_v.weight, self.w_q.bias, self.w_k.bias, self.w_v.bias)
+        key = tuple((p.data_ptr(), p._version) for p in params)  # in-place updates bump _version
+        cached = self._packed_cache
+        if cached is None or cached[0] != key:
+            cached = (key, torch.cat(params[:3]), torch.cat(params[3:]))
+            self._packed_cache = cached
+        return cached[1], cached[2]
 
     def split_heads(self, x: torch.Tensor) -> torch.Tensor:
         b, t, _ = x.shape
@@ -275,10 +286,17 @@ class MultiHeadAttention(nn.Module):
     def forward(self, x_q: torch.Tensor, x_kv: torch.Tensor, mask: torch.Tensor,
                 fused: bool = False) -> torch.Tensor:
         """x_q [B,T,D] queries' stream, x_kv [B,S,D] keys' and values' stream, mask [B,1,T|1,S]."""
-        q = self.hook_q(self.split_heads(self.w_q(x_q)))  # [B,H,T,d_k]
-        k = self.hook_k(self.split_heads(self.w_k(x_kv)))  # [B,H,S,d_k]
-        v = self.hook_v(self.split_heads(self.w_v(x_kv)))  # [B,H,S,d_k]
-        if fused and not is_recording():
+        fused = fused and not is_recording()
+        if fused and x_q is x_kv and not torch.is_grad_enabled():
+            # Self-attention, unrecorded inference: one [D, 3D] matmul instead of three (as
+            # nn.MultiheadAttention's in_proj does); same numbers, fewer kernel launches.
+            q, k, v = F.linear(x_q, *self.packed_qkv()).chunk(3, dim=-1)  # [B,T,3D] -> 3 x [B,T,D]
+        else:
+            q, k, v = self.w_q(x_q), self.w_k(x_kv), self.w_v(x_kv)
+        q = self.hook_q(self.split_heads(q))  # [B,H,T,d_k]
+        k = self.hook_k(self.split_heads(k))  # [B,H,S,d_k]
+        v = self.hook_v(self.split_heads(v))  # [B,H,S,d_k]
+        if fused:
             context = fused_attention(q, k, v, mask, self.attn_dropout.p if self.training else 0.0)
         else:
             context = self.hook_context(self.attention(q, k, v, mask))  # [B,H,T,d_k]
