@@ -307,9 +307,14 @@ class MultiHeadAttention(nn.Module):
     def attention(self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Attention(Q, K, V) = softmax(Q K^T / sqrt(d_k)) V, with blocked keys at -inf."""
         scores = self.hook_scores(q @ k.transpose(-2, -1) / math.sqrt(self.d_k))  # [B,H,T,S]
-        masked = self.hook_masked_scores(scores.masked_fill(~mask, float("-inf")))
-        # A row whose keys are all blocked is softmax(all -inf) = NaN; zero it (no key, no info).
-        weights = torch.softmax(masked, dim=-1).masked_fill(~mask, 0.0)
+        if bool(mask.all()):  # nothing blocked (one unpadded sentence): skip two passes over [B,H,T,S]
+            weights = torch.softmax(self.hook_masked_scores(scores), dim=-1)
+        else:
+            masked = self.hook_masked_scores(scores.masked_fill(~mask, float("-inf")))
+            weights = torch.softmax(masked, dim=-1)
+            has_key = mask.any(dim=-1, keepdim=True)  # [B,1,T|1,1]
+            if not bool(has_key.all()):  # a row with every key blocked is softmax(all -inf) = NaN: zero it
+                weights = weights.masked_fill(~has_key, 0.0)
         weights = self.hook_weights(weights)
         return self.attn_dropout(weights) @ v  # [B,H,T,S] @ [B,H,S,d_k] -> [B,H,T,d_k]
 
