@@ -17,7 +17,7 @@ if str(ROOT) not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from pages._shared import render_sidebar, tr  # noqa: E402
+from pages._shared import render_sidebar, sync_shared_indices, tr  # noqa: E402
 
 st.set_page_config(page_title="Transformer Explorer", page_icon=":material/account_tree:", layout="wide")
 
@@ -31,6 +31,7 @@ PAGES = [
 ]
 
 render_sidebar()
+sync_shared_indices()
 pages = [
     st.Page(path, title=tr(title), icon=icon, url_path=url, default=url is None)
     for path, title, icon, url in PAGES

@@ -3,8 +3,9 @@ chart and download helpers. Widgets and layout only: no model math happens here.
 
 State that must survive page switches and live in the URL:
   text, model, device, lang  sidebar widgets in app.py, bound with bind="query-params"
-  layer, head                plain session-state values mirrored by hand into st.query_params
-                             (page widgets bound to the URL are dropped on a page switch)
+  layer, head                session-state values, seeded once from the URL and written back into
+                             st.query_params on every run by app.py (the browser drops unbound and
+                             page-bound query parameters when the navigation switches pages)
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import transformer_core as core
 from viz.figures import plot_config
 from viz.i18n import DEFAULT_LANG, LANG_CHOICES, md_escape, t
 
-DEFAULT_TEXT = "고양이가 생선을 먹었다."
+DEFAULT_TEXT = "고양이가 공원에서 생선을 먹었다."  # ko-en-toy: "A cat ate fish at the park." (word order changes)
 TRACE_CACHE_ENTRIES = 32
 MAX_TEXT_CHARS = 2000
 # Greedy decoding re-runs the decoder over the whole prefix at every step (no KV cache): an untrained
@@ -211,10 +212,28 @@ def shared_index(name: str, n: int) -> int:
 
 def set_shared_index(name: str, value: int) -> None:
     st.session_state[f"_shared_{name}"] = int(value)
-    if value:
+    write_shared_to_url(name)
+
+
+SHARED_INDICES = ("layer", "head")
+
+
+def write_shared_to_url(name: str) -> None:
+    """Put the shared index into the URL (left out at its default 0, like the bound widgets)."""
+    value = st.session_state.get(f"_shared_{name}")
+    if value is None:
+        return
+    if value and st.query_params.get(name) != str(value):
         st.query_params[name] = str(int(value))
-    elif name in st.query_params:
+    elif not value and name in st.query_params:
         del st.query_params[name]
+
+
+def sync_shared_indices() -> None:
+    """Called by app.py on every run: seed layer/head from the URL once, then keep the URL in step."""
+    for name in SHARED_INDICES:
+        shared_index(name, 1 << 30)
+        write_shared_to_url(name)
 
 
 def _on_pick(name: str, widget_key: str) -> None:

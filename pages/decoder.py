@@ -25,26 +25,32 @@ ensure_frame()
 
 @st.fragment
 def attention_section(view) -> None:
+    """Layer picker and the layer's all-head grids; the head part is a nested fragment."""
+    code = lang()
+    trace, traced = view.trace, view.traced
+    src, tgt = traced.src_tokens, traced.tgt_tokens
+    layer = index_picker("layer", trace.n_layers("decoder"), tr("label.layer"), "dec_layer_picker", prefix="L")
+    head_section(view, layer)
+    self_ref, cross_ref = HeadRef(DEC_SELF, layer, 0), HeadRef(CROSS, layer, 0)
+    chart(figures.heads_grid(trace.numpy(self_ref.name()), tgt, tgt, title=t("dec.self_heads", code, layer=layer),
+                             lang=code), f"decoder_L{layer}_self_heads")
+    chart(figures.heads_grid(trace.numpy(cross_ref.name()), tgt, src, title=t("dec.cross_heads", code, layer=layer),
+                             lang=code, col_title=t("fig.source_axis", code)), f"decoder_L{layer}_cross_heads")
+
+
+@st.fragment
+def head_section(view, layer: int) -> None:
+    """Head picker, the four masking panels of that head, the downloads."""
     code = lang()
     trace, cfg, traced = view.trace, view.loaded.config, view.traced
     src, tgt = traced.src_tokens, traced.tgt_tokens
-    pick_layer, pick_head = st.columns([1, 2])
-    with pick_layer:
-        layer = index_picker("layer", trace.n_layers("decoder"), tr("label.layer"), "dec_layer_picker", prefix="L")
-    with pick_head:
-        head = index_picker("head", cfg.n_heads, tr("label.head"), "dec_head_picker", prefix="H")
-    ref = HeadRef(DEC_SELF, layer, head)
+    head = index_picker("head", cfg.n_heads, tr("label.head"), "dec_head_picker", prefix="H")
+    ref, cross = HeadRef(DEC_SELF, layer, head), HeadRef(CROSS, layer, head)
     chart(figures.masking_steps(array(trace, "tgt.causal_mask"), head_matrix(trace, ref, "scores"),
-                                head_matrix(trace, ref, "masked_scores"),
-                                head_matrix(trace, ref), tgt, tgt,
+                                head_matrix(trace, ref, "masked_scores"), head_matrix(trace, ref), tgt, tgt,
                                 title=t("dec.masked", code, layer=layer, head=head), lang=code),
           f"decoder_L{layer}_H{head}_masking")
     st.caption(tr("dec.mask_caption"))
-    chart(figures.heads_grid(trace.numpy(ref.name()), tgt, tgt, title=t("dec.self_heads", code, layer=layer),
-                             lang=code), f"decoder_L{layer}_self_heads")
-    cross = HeadRef(CROSS, layer, head)
-    chart(figures.heads_grid(trace.numpy(cross.name()), tgt, src, title=t("dec.cross_heads", code, layer=layer),
-                             lang=code, col_title=t("fig.source_axis", code)), f"decoder_L{layer}_cross_heads")
     tgt_labels = figures.unique_labels(tgt, escape=False)
     src_labels = figures.unique_labels(src, escape=False)
     left, right = st.columns(2)

@@ -23,15 +23,30 @@ def token_choice(label: str, tokens: list[str], key: str, with_auto: bool = Fals
 
 @st.fragment
 def encoder_section(view) -> None:
+    """Layer picker and the layer's charts; the head-specific part is a nested fragment (a head
+    switch reruns only that part)."""
+    code = lang()
+    trace, traced = view.trace, view.traced
+    tokens = traced.src_tokens
+    layer = index_picker("layer", trace.n_layers("encoder"), tr("label.layer"), "enc_layer_picker", prefix="L")
+    head_section(view, layer)
+    ref = HeadRef(ENC_SELF, layer, 0)
+    chart(figures.heads_grid(trace.numpy(ref.name()), tokens, tokens, title=t("enc.heads", code, layer=layer),
+                             lang=code), f"encoder_L{layer}_all_heads")
+    chart(figures.activation_heatmap(trace.numpy(f"encoder.{layer}.ffn.hidden"), tokens,
+                                     title=t("enc.ffn", code, layer=layer), lang=code,
+                                     col_title=t("fig.hidden_unit", code), value_title=t("fig.activation", code)),
+          f"encoder_L{layer}_ffn")
+    st.caption(tr("export.caption"))
+
+
+@st.fragment
+def head_section(view, layer: int) -> None:
+    """Head picker, the equation chain, the head's scores / weights and Q, K, V, the downloads."""
     code = lang()
     trace, cfg, traced = view.trace, view.loaded.config, view.traced
     tokens = traced.src_tokens
-    n_layers, n_heads = trace.n_layers("encoder"), cfg.n_heads
-    pick_layer, pick_head = st.columns([1, 2])
-    with pick_layer:
-        layer = index_picker("layer", n_layers, tr("label.layer"), "enc_layer_picker", prefix="L")
-    with pick_head:
-        head = index_picker("head", n_heads, tr("label.head"), "enc_head_picker", prefix="H")
+    head = index_picker("head", cfg.n_heads, tr("label.head"), "enc_head_picker", prefix="H")
     ref = HeadRef(ENC_SELF, layer, head)
     weights = head_matrix(trace, ref)
 
@@ -46,27 +61,19 @@ def encoder_section(view) -> None:
     st.text(f"i = {i}: {tokens[i]}    j = {j}: {tokens[j]}    h = {head}")
     info = LayerInfo(cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.norm_first, cfg.activation)
     with st.container(border=True, key="encoder_chain"):
-        for step in encoder_chain(trace, layer, head, i, j, info):
-            name, equation = st.columns([1, 4], vertical_alignment="center")
-            name.markdown(f"**{tr(step.key)}**  \n`{step.shape}`")
-            equation.latex(step.latex)
+        # ONE Markdown element for the 12 steps (titles from i18n, shapes and LaTeX generated from the
+        # trace, never user text): far fewer elements to redraw on a head switch than 12 × (columns + latex).
+        st.markdown("\n\n".join(f"**{tr(step.key)}** `{step.shape}`\n$$\n{step.latex}\n$$"
+                                  for step in encoder_chain(trace, layer, head, i, j, info)))
 
-    chart(figures.heads_grid(trace.numpy(ref.name())[:], tokens, tokens, title=t("enc.heads", code, layer=layer),
-                             lang=code), f"encoder_L{layer}_all_heads")
-    chart(figures.scores_to_weights(head_matrix(trace, ref, "scores"), weights, tokens, tokens,
-                                    masked=head_matrix(trace, ref, "masked_scores"),
-                                    title=t("enc.scores", code, head=head), lang=code), f"encoder_L{layer}_H{head}")
-    qkv = [(name.upper(), head_matrix(trace, ref, name)) for name in ("q", "k", "v")]
-    chart(figures.vectors_heatmap(qkv, tokens, title=t("enc.qkv", code, head=head), lang=code, shared_scale=True),
-          f"encoder_L{layer}_H{head}_qkv")
-    chart(figures.activation_heatmap(trace.numpy(f"encoder.{layer}.ffn.hidden"), tokens,
-                                     title=t("enc.ffn", code, layer=layer), lang=code,
-                                     col_title=t("fig.hidden_unit", code), value_title=t("fig.activation", code)),
-          f"encoder_L{layer}_ffn")
+    q, k, v = (head_matrix(trace, ref, name) for name in ("q", "k", "v"))
+    chart(figures.head_detail(head_matrix(trace, ref, "scores"), weights, q, k, v, tokens,
+                              masked=head_matrix(trace, ref, "masked_scores"),
+                              title=t("enc.head_detail", code, layer=layer, head=head), lang=code),
+          f"encoder_L{layer}_H{head}")
     st.caption(tr("enc.download", layer=layer, head=head))
     labels = figures.unique_labels(tokens, escape=False)
     download_matrix(weights, labels, labels, f"encoder_L{layer}_H{head}_weights", key="enc_download")
-    st.caption(tr("export.caption"))
 
 
 page_header("enc.title", "enc.intro")

@@ -118,12 +118,15 @@ def test_every_page_renders_real_content(model: str, lang: str):
     assert heatmap_count(figures[0]) >= 3  # E·√d | PE | input (| token type)
     assert len(figures[0]["data"][0]["y"]) == n_src
 
-    # encoder: the chain (12 equations) and every head of the layer in one figure
+    # encoder: the chain (12 steps, each with its equation), one head in detail, every head of the layer
     open_page(at, "pages/encoder.py")
-    assert len(at.latex) == 12
+    chain = next(m.value for m in at.markdown if m.value.count("$$") >= 24)
+    assert chain.count("$$") == 24
+    assert f"[1, {n_src}, {loaded.config.d_model}]" in chain
     figures = charts(at)
-    assert 4 <= len(figures) <= MAX_CHARTS_PER_PAGE
-    assert heatmap_count(figures[0]) == n_heads
+    assert len(figures) == 3 <= MAX_CHARTS_PER_PAGE
+    assert heatmap_count(figures[0]) == 5  # scores | weights | Q | K | V (nothing is masked in one sentence)
+    assert heatmap_count(figures[1]) == n_heads
     assert len(at.get("download_button")) == 2
 
     # decoder: masked self-attention, cross-attention, decoding; or a plain explanation for an encoder

@@ -345,3 +345,28 @@ def test_embedding_norms_table(traced):
     assert len(table) == len(text_trace.src_tokens)
     np.testing.assert_allclose(table["norm_scaled"] / table["norm_raw"], scale, rtol=1e-3)
     assert "\\sqrt{16} = 4.000" in tables.scaling_latex(16, embed[0], scale)
+
+
+def test_head_detail_puts_one_head_in_one_figure(random_maps):
+    tokens = ["<s>", "cat", "cat"]
+    rng = np.random.default_rng(7)
+    q, k, v = (rng.normal(size=(3, 8)).astype(np.float32) for _ in range(3))
+    scores = rng.normal(size=(3, 3)).astype(np.float32)
+    fig = figures.head_detail(scores, softmax_rows(scores), q, k, v, tokens, title="h", lang="en")
+    traces = heatmaps(fig)
+    assert len(traces) == 5
+    np.testing.assert_allclose(np.asarray(traces[2].z), q)
+    np.testing.assert_allclose(np.asarray(traces[4].z), v)
+    assert list(traces[0].x) == ["&lt;s&gt;", "cat·1", "cat·2"]
+    masked = np.where(np.tril(np.ones((3, 3), dtype=bool)), scores, -np.inf).astype(np.float32)
+    assert len(heatmaps(figures.head_detail(scores, softmax_rows(masked), q, k, v, tokens, title="h", lang="en",
+                                            masked=masked))) == 6
+
+
+def test_figures_use_explicit_colour_lists():
+    """Validation is skipped for speed, so named scales plotly.js does not know must never reach it."""
+    fig = figures.attention_heatmap(np.eye(3, dtype=np.float32), list("abc"), list("abc"), title="t", lang="en",
+                                    diverging=True)
+    scale = heatmaps(fig)[0].colorscale
+    assert isinstance(scale, (list, tuple)) and len(scale) > 2
+    assert "RdBu_r" not in fig.to_json()

@@ -205,6 +205,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "enc.heads": (
         "층 {layer}의 모든 헤드 어텐션 (행 = 쿼리, 열 = 키)",
         "Every head of layer {layer} (rows = queries, columns = keys)"),
+    "enc.head_detail": ("층 {layer} · 헤드 {head}: softmax 전 점수, 후 가중치, 그리고 이 헤드의 Q, K, V (토큰 × d_k)",
+                        "Layer {layer} · head {head}: scores before and weights after softmax, and the head's "
+                        "Q, K, V (tokens × d_k)"),
     "enc.qkv": ("헤드 {head}의 Q, K, V (토큰 × d_k)", "Head {head}'s Q, K, V (tokens × d_k)"),
     "enc.scores": ("헤드 {head}: softmax 전 점수와 후 가중치", "Head {head}: scores before and weights after softmax"),
     "enc.ffn": ("층 {layer}의 FFN 은닉 활성값 (토큰 × d_ff)", "Layer {layer}'s FFN hidden activations (tokens × d_ff)"),
