@@ -10,15 +10,14 @@ State that must survive page switches and live in the URL:
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, replace
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 import torch
 
 import transformer_core as core
+from viz.export import matrix_csv, npy_bytes, stack_csv
 from viz.figures import plot_config
 from viz.i18n import DEFAULT_LANG, LANG_CHOICES, md_escape, t
 
@@ -264,16 +263,16 @@ def chart(fig, filename: str, key: str | None = None) -> None:
 
 
 def download_matrix(matrix: np.ndarray, row_labels: list[str], col_labels: list[str], stem: str,
-                    key: str) -> None:
-    """CSV and NPY download buttons for the matrix on screen (−∞ is written as -inf)."""
-    matrix = np.asarray(matrix, dtype=np.float32)
-    frame = pd.DataFrame(matrix, index=row_labels, columns=col_labels)
-    npy = io.BytesIO()
-    np.save(npy, matrix)
+                    key: str, head_labels: list[str] | None = None) -> None:
+    """CSV and NPY download buttons for the matrix on screen: [rows, cols], or [heads, rows, cols]
+    (long-format CSV: head, query, key, value)."""
+    matrix = np.asarray(matrix)
+    csv = matrix_csv(matrix, row_labels, col_labels) if matrix.ndim == 2 else \
+        stack_csv(matrix, row_labels, col_labels, head_labels)
     left, right = st.columns(2)
-    left.download_button(tr("btn.csv"), frame.to_csv().encode("utf-8"), file_name=f"{stem}.csv",
-                         mime="text/csv", key=f"{key}_csv", on_click="ignore", icon=":material/download:")
-    right.download_button(tr("btn.npy"), npy.getvalue(), file_name=f"{stem}.npy",
+    left.download_button(tr("btn.csv"), csv, file_name=f"{stem}.csv", mime="text/csv", key=f"{key}_csv",
+                         on_click="ignore", icon=":material/download:")
+    right.download_button(tr("btn.npy"), npy_bytes(matrix), file_name=f"{stem}.npy",
                           mime="application/octet-stream", key=f"{key}_npy", on_click="ignore",
                           icon=":material/download:")
 

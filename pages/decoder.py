@@ -1,7 +1,6 @@
 """Decoder (/decoder): the causal mask, scores before and after masking (−∞), softmax weights, cross-attention
 (target × source), and step-by-step decoding (chosen token, top-k next-token probabilities, source focus)."""
 
-import numpy as np
 import streamlit as st
 
 from pages._shared import (
@@ -16,7 +15,7 @@ from pages._shared import (
     tr,
 )
 from viz import figures
-from viz.attention import CROSS, DEC_SELF, HeadRef, array, head_matrix, softmax, stack, top_k
+from viz.attention import CROSS, DEC_SELF, HeadRef, array, head_matrix, softmax, stack, step_rows, top_k
 from viz.i18n import t
 from viz.tokenization import ids_to_tokens
 
@@ -36,6 +35,11 @@ def attention_section(view) -> None:
                              lang=code), f"decoder_L{layer}_self_heads")
     chart(figures.heads_grid(trace.numpy(cross_ref.name()), tgt, src, title=t("dec.cross_heads", code, layer=layer),
                              lang=code, col_title=t("fig.source_axis", code)), f"decoder_L{layer}_cross_heads")
+    st.caption(tr("dec.download_layer", layer=layer))
+    heads = [f"H{h}" for h in range(view.loaded.config.n_heads)]
+    tgt_labels, src_labels = figures.unique_labels(tgt, escape=False), figures.unique_labels(src, escape=False)
+    download_matrix(trace.numpy(cross_ref.name()), tgt_labels, src_labels, f"decoder_L{layer}_all_heads_cross",
+                    key="dec_layer_download", head_labels=heads)
 
 
 @st.fragment
@@ -88,10 +92,8 @@ def decoding_section(view) -> None:
     chart(figures.top_k_bar(candidates, top.tolist(), predicted[step],
                             title=t("dec.topk_title", code, t=step, k=int(k)),
                             lang=code), f"decoder_step{step}_topk")
-    cross = stack(trace, CROSS)  # [L, H, T, S]
-    rows = cross[:, :, step, :].reshape(-1, cross.shape[-1])
-    row_labels = [f"L{layer} H{head}" for layer in range(cross.shape[0]) for head in range(cross.shape[1])]
-    chart(figures.step_sources(np.asarray(rows, dtype=np.float32), row_labels, src,
+    rows, row_labels = step_rows(stack(trace, CROSS), step)
+    chart(figures.step_sources(rows, row_labels, src,
                                title=t("dec.sources_title", code, t=step), lang=code), f"decoder_step{step}_sources")
     st.caption(tr("export.caption"))
 

@@ -1,12 +1,11 @@
 """Encoder (/encoder): pick a layer and a head; the chain X → Q,K,V → heads → QKᵀ/√d_k → mask → softmax →
 ·V → concat → W_O → Add & Norm → FFN → Add & Norm with live shapes and numbers, and every head's map."""
 
-import numpy as np
 import streamlit as st
 
 from pages._shared import chart, current_view, download_matrix, ensure_frame, index_picker, lang, page_header, tr
 from viz import figures
-from viz.attention import ENC_SELF, HeadRef, head_matrix
+from viz.attention import ENC_SELF, HeadRef, head_matrix, strongest_key
 from viz.i18n import t
 from viz.steps import LayerInfo, encoder_chain
 
@@ -33,6 +32,10 @@ def encoder_section(view) -> None:
     ref = HeadRef(ENC_SELF, layer, 0)
     chart(figures.heads_grid(trace.numpy(ref.name()), tokens, tokens, title=t("enc.heads", code, layer=layer),
                              lang=code), f"encoder_L{layer}_all_heads")
+    st.caption(tr("enc.download_layer", layer=layer))
+    labels = figures.unique_labels(tokens, escape=False)
+    download_matrix(trace.numpy(ref.name()), labels, labels, f"encoder_L{layer}_all_heads_weights",
+                    key="enc_layer_download", head_labels=[f"H{h}" for h in range(view.loaded.config.n_heads)])
     chart(figures.activation_heatmap(trace.numpy(f"encoder.{layer}.ffn.hidden"), tokens,
                                      title=t("enc.ffn", code, layer=layer), lang=code,
                                      col_title=t("fig.hidden_unit", code), value_title=t("fig.activation", code)),
@@ -57,7 +60,7 @@ def head_section(view, layer: int) -> None:
     with pick_j:
         j = token_choice(tr("label.key_token"), tokens, "enc_key", with_auto=True)
     if j < 0:
-        j = int(np.argmax(weights[i]))
+        j = strongest_key(weights, i)
     st.text(f"i = {i}: {tokens[i]}    j = {j}: {tokens[j]}    h = {head}")
     info = LayerInfo(cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.norm_first, cfg.activation)
     with st.container(border=True, key="encoder_chain"):

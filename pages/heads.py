@@ -67,10 +67,11 @@ def heads_section(view) -> None:
         if len(shown) < len(chosen):
             st.caption(tr("msg.diff_shapes"))
         st.caption(tr("heads.download"))
-        stacked = np.stack([m[0] for _, m in shown])
-        download_matrix(stacked[0], figures.unique_labels(first_rows, escape=False),
-                        figures.unique_labels(first_cols, escape=False), f"head_{shown[0][0].short.replace(' ', '_')}",
-                        key="heads_download")
+        names = [ref.short for ref, _ in shown]
+        download_matrix(np.stack([m[0] for _, m in shown]), figures.unique_labels(first_rows, escape=False),
+                        figures.unique_labels(first_cols, escape=False),
+                        "heads_" + "__".join(name.replace(" ", "_") for name in names), key="heads_download",
+                        head_labels=names)
 
     st.subheader(tr("heads.stats"))
     st.caption(tr("heads.stats_caption"))

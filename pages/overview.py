@@ -81,7 +81,7 @@ if view is not None:
             arrow()
             box(tr("overview.box_decoder_layers", n=trace.n_layers("decoder")),
                 [(tr("overview.attn"), shapes["decoder.0.self_attn.weights"]),
-                 ("causal mask", shapes["tgt.causal_mask"]),
+                 (tr("overview.causal"), shapes["tgt.causal_mask"]),
                  (tr("overview.cross"), shapes["decoder.0.cross_attn.weights"]),
                  (tr("overview.ffn"), shapes["decoder.0.ffn.hidden"])],
                 "pages/decoder.py", "nav.decoder", "box_decoder")

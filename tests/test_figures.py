@@ -370,3 +370,30 @@ def test_figures_use_explicit_colour_lists():
     scale = heatmaps(fig)[0].colorscale
     assert isinstance(scale, (list, tuple)) and len(scale) > 2
     assert "RdBu_r" not in fig.to_json()
+
+
+def test_exports_round_trip():
+    import io
+
+    import pandas as pd
+
+    from viz import export
+
+    matrix = np.array([[0.25, 0.75], [1.0, -np.inf]], dtype=np.float32)
+    assert np.array_equal(np.load(io.BytesIO(export.npy_bytes(matrix))), matrix)
+    frame = pd.read_csv(io.BytesIO(export.matrix_csv(matrix, ["고양이가", "the·1"], ["a", "b"])), index_col=0)
+    assert list(frame.index) == ["고양이가", "the·1"] and list(frame.columns) == ["a", "b"]
+    assert frame.loc["고양이가", "b"] == pytest.approx(0.75) and np.isneginf(frame.loc["the·1", "b"])
+    maps = np.arange(2 * 2 * 3, dtype=np.float32).reshape(2, 2, 3)
+    long = pd.read_csv(io.BytesIO(export.stack_csv(maps, ["q0", "q1"], ["k0", "k1", "k2"], ["H0", "H1"])))
+    assert list(long.columns) == ["head", "query", "key", "value"] and len(long) == 12
+    row = long[(long["head"] == "H1") & (long["query"] == "q0") & (long["key"] == "k2")]
+    assert float(row["value"].iloc[0]) == maps[1, 0, 2]
+
+
+def test_step_rows_and_strongest_key():
+    maps = np.random.default_rng(8).random((2, 3, 4, 5), dtype=np.float32)
+    rows, labels = attention.step_rows(maps, 2)
+    assert rows.shape == (6, 5) and labels[4] == "L1 H1"
+    np.testing.assert_array_equal(rows[4], maps[1, 1, 2])
+    assert attention.strongest_key(np.array([[0.1, 0.7, 0.2]]), 0) == 1

@@ -81,6 +81,19 @@ def special_mask(tokens: list[str], specials: set[str]) -> np.ndarray:
     return np.array([t in specials for t in tokens], dtype=bool)
 
 
+def strongest_key(weights: np.ndarray, query: int) -> int:
+    """The key a query gives the most weight to."""
+    return int(np.argmax(np.asarray(weights)[query]))
+
+
+def step_rows(maps: np.ndarray, step: int) -> tuple[np.ndarray, list[str]]:
+    """[L, H, T, S] cross-attention -> the rows of decoding step `step` for every layer and head:
+    ([L·H, S] float32, labels 'L0 H1')."""
+    n_layers, n_heads = maps.shape[:2]
+    rows = np.asarray(maps[:, :, step, :], dtype=np.float32).reshape(n_layers * n_heads, maps.shape[-1])
+    return rows, [f"L{layer} H{head}" for layer in range(n_layers) for head in range(n_heads)]
+
+
 def softmax(logits: np.ndarray) -> np.ndarray:
     """Row-wise softmax in float64 (for next-token probabilities from the traced logits)."""
     z = np.asarray(logits, dtype=np.float64)

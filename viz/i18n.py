@@ -213,6 +213,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "enc.ffn": ("층 {layer}의 FFN 은닉 활성값 (토큰 × d_ff)", "Layer {layer}'s FFN hidden activations (tokens × d_ff)"),
     "enc.download": ("보이는 어텐션 행렬 내려받기 (층 {layer}, 헤드 {head})",
                      "Download the attention matrix shown (layer {layer}, head {head})"),
+    "enc.download_layer": ("층 {layer}의 모든 헤드 가중치 내려받기 (CSV: 헤드, 쿼리, 키, 값)",
+                           "Download every head's weights of layer {layer} (CSV: head, query, key, value)"),
+    "dec.download_layer": ("층 {layer}의 모든 헤드 크로스 어텐션 가중치 내려받기",
+                           "Download every head's cross-attention weights of layer {layer}"),
+    "overview.causal": ("인과 마스크", "causal mask"),
     "enc.tokens_ij": ("i = {i}, j = {j}", "i = {i}, j = {j}"),
     # decoder
     "dec.title": ("디코더: 마스크드 셀프 어텐션, 크로스 어텐션, 단계별 디코딩",
