@@ -32,6 +32,7 @@ DIFFERENCE_SCALE = get_colorscale("PiYG")
 SEQUENTIAL_SCALE = get_colorscale("Viridis")
 MASKED_COLOR = "#bdbdbd"
 CELL_TEXT_LIMIT = 144  # draw per-cell text only on maps with at most this many cells (12 × 12)
+CELL_TEXT_COLUMNS = 24  # ... and at most this many columns side by side across one row of panels
 HOVER_TEXT_LIMIT = 40_000  # beyond this, hover shows the value without the "−∞" text layer
 OVERVIEW_MAX_SIDE = 48  # the all-heads overview averages longer sequences down to this many cells
 
@@ -189,7 +190,7 @@ def attention_trace(matrix: np.ndarray, row_labels: list[str], col_labels: list[
     blocked = np.isneginf(z)
     z = np.where(np.isfinite(z), z, np.nan).astype(np.float32)
     use_text = bool(blocked.any()) and z.size <= HOVER_TEXT_LIMIT
-    show_cells = (z.size <= CELL_TEXT_LIMIT) if cell_text is None else cell_text
+    show_cells = _cell_text(*z.shape) if cell_text is None else cell_text
     trace: dict = {
         "type": "heatmap", "z": z, "x": list(col_labels), "y": list(row_labels), "hoverongaps": True,
         "hovertemplate": _hover(row_title or t("fig.query", lang), col_title or t("fig.key", lang),
@@ -213,6 +214,11 @@ def _colorbar(title: str, x: float | None = None, length: float = 0.8, thickness
     if x is not None:
         bar["x"] = x
     return bar
+
+
+def _cell_text(n_rows: int, n_cols: int, panels_per_row: int = 1) -> bool:
+    """Whether values fit as text inside the cells: few rows, and few columns across the figure's width."""
+    return n_rows * n_cols <= CELL_TEXT_LIMIT and n_rows <= 14 and n_cols * panels_per_row <= CELL_TEXT_COLUMNS
 
 
 def _map_height(n_rows: int, per_row: int = 26, minimum: int = 320, maximum: int = 900) -> int:
@@ -257,7 +263,7 @@ def heads_grid(weights: np.ndarray, row_tokens: Sequence[str], col_tokens: Seque
     grid = _Grid(n_rows, n_cols, h_space=0.02, v_space=min(0.3, 40 / height * n_rows / max(n_rows - 1, 1)),
                  titles=titles)
     rows, cols = unique_labels(row_tokens), unique_labels(col_tokens)
-    small = maps.shape[1] * maps.shape[2] <= 100 and n <= 4
+    small = _cell_text(maps.shape[1], maps.shape[2], n_cols)
     for index in range(n):
         row, col = divmod(index, n_cols)
         bottom = row == n_rows - 1 or index + n_cols >= n
@@ -296,13 +302,14 @@ def masking_steps(causal: np.ndarray, scores: np.ndarray, masked: np.ndarray, we
     }
     bound = _finite_bound(scores)
     score_traces = []
+    text = _cell_text(len(rows), len(cols), 4)
     for index, matrix in ((1, scores), (2, masked)):
         trace = attention_trace(matrix, rows, cols, lang=lang, value_title=t("fig.score", lang),
-                                colorscale=DIVERGING_SCALE, zmin=-bound, zmax=bound, zmid=0.0)
+                                colorscale=DIVERGING_SCALE, zmin=-bound, zmax=bound, zmid=0.0, cell_text=text)
         trace["showscale"] = index == 2
         trace["colorbar"] = _colorbar(t("fig.score", lang), x=grid.colorbar_x(2))
         score_traces.append(trace)
-    weight_trace = attention_trace(weights, rows, cols, lang=lang)
+    weight_trace = attention_trace(weights, rows, cols, lang=lang, cell_text=text)
     weight_trace["colorbar"] = _colorbar(t("fig.weight", lang))
     for index, trace in enumerate([mask_trace, *score_traces, weight_trace]):
         grid.add(index, trace, _x_category(t("fig.key_axis", lang), matches="x" if index else None),
@@ -323,11 +330,12 @@ def scores_to_weights(scores: np.ndarray, weights: np.ndarray, row_tokens: Seque
     grid = _Grid(1, n, h_space=0.1, titles=[p[0] for p in panels])
     bound = _finite_bound(scores)
     for index, (_, matrix, diverging) in enumerate(panels):
+        text = _cell_text(len(rows), len(cols), n)
         if diverging:
             trace = attention_trace(matrix, rows, cols, lang=lang, value_title=t("fig.score", lang),
-                                    colorscale=DIVERGING_SCALE, zmin=-bound, zmax=bound, zmid=0.0)
+                                    colorscale=DIVERGING_SCALE, zmin=-bound, zmax=bound, zmid=0.0, cell_text=text)
         else:
-            trace = attention_trace(matrix, rows, cols, lang=lang)
+            trace = attention_trace(matrix, rows, cols, lang=lang, cell_text=text)
         trace["showscale"] = index in (0, n - 1)
         trace["colorbar"] = _colorbar(t("fig.score", lang) if diverging else t("fig.weight", lang),
                                       x=grid.colorbar_x(index))
@@ -347,7 +355,7 @@ def compare_heads(maps: Sequence[np.ndarray], panel_titles: Sequence[str], row_t
     titles = list(panel_titles) + ([difference_title or t("fig.difference", lang)] if with_diff else [])
     grid = _Grid(1, n, h_space=min(0.07, 0.3 / n), titles=titles)
     rows, cols = unique_labels(row_tokens), unique_labels(col_tokens)
-    small = maps[0].size * n <= 200
+    small = _cell_text(maps[0].shape[0], maps[0].shape[1], n)
     traces = [attention_trace(m, rows, cols, lang=lang, coloraxis="coloraxis", cell_text=small) for m in maps]
     if with_diff:
         diff = (maps[0] - maps[1]).astype(np.float32)
@@ -579,11 +587,12 @@ def head_detail(scores: np.ndarray, weights: np.ndarray, q: np.ndarray, k: np.nd
     grid = _Grid(2, 3, h_space=0.1, v_space=gap_px / (height - 130), row_weights=[map_px, vec_px], titles=titles)
     bound = _finite_bound(scores)
     for index, (_, matrix, kind) in enumerate(top):
+        text = _cell_text(len(labels), len(labels), 3)
         if kind == "score":
             trace = attention_trace(matrix, labels, labels, lang=lang, value_title=t("fig.score", lang),
-                                    colorscale=DIVERGING_SCALE, zmin=-bound, zmax=bound, zmid=0.0)
+                                    colorscale=DIVERGING_SCALE, zmin=-bound, zmax=bound, zmid=0.0, cell_text=text)
         else:
-            trace = attention_trace(matrix, labels, labels, lang=lang)
+            trace = attention_trace(matrix, labels, labels, lang=lang, cell_text=text)
         trace["showscale"] = index in (0, len(top) - 1)
         trace["colorbar"] = _colorbar(t("fig.score", lang) if kind == "score" else t("fig.weight", lang),
                                       x=grid.colorbar_x(index), length=0.35, thickness=10)
