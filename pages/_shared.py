@@ -23,6 +23,7 @@ from viz.i18n import DEFAULT_LANG, LANG_CHOICES, md_escape, t
 
 DEFAULT_TEXT = "고양이가 공원에서 생선을 먹었다."  # ko-en-toy: "A cat ate fish at the park." (word order changes)
 TRACE_CACHE_ENTRIES = 32
+TRACE_CACHE_BYTES = "1GiB"  # pickled size; a paper-base trace of 512 tokens is a few hundred MB
 MAX_TEXT_CHARS = 2000
 # Greedy decoding re-runs the decoder over the whole prefix at every step (no KV cache): an untrained
 # model that never says EOS would otherwise decode up to max_len tokens (minutes on a CPU).
@@ -70,7 +71,7 @@ def get_model(name: str, device: str) -> core.LoadedModel:
     return core.load(name, device=device)
 
 
-@st.cache_data(max_entries=TRACE_CACHE_ENTRIES, show_spinner=False)
+@st.cache_data(max_entries=TRACE_CACHE_ENTRIES, max_size=TRACE_CACHE_BYTES, show_spinner=False)
 def get_trace(name: str, text: str, device: str) -> core.TextTrace:
     """One recorded forward pass per (model, sentence, device), kept on the CPU for the figures."""
     traced = core.trace_text(get_model(name, device), text, max_new_tokens=MAX_NEW_TOKENS)

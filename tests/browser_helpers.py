@@ -1,0 +1,187 @@
+"""Helpers for driving the app in headless Chromium: a Streamlit server subprocess, the browser, and
+"fully drawn" waits (script idle AND every plotly heatmap drawn). Used by tests/test_browser.py and
+benchmarks/browser_timing.py."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+SCRIPT_STATE = "[data-test-script-state]"  # Streamlit 1.67 marks the app root with the run state
+EXCEPTION = "[data-testid=stException]"
+
+# JS: (script state, drawn heatmap images, heatmap traces plotly knows of, plotly plots, Streamlit chart slots)
+_PROBE = """() => {
+  const state = document.querySelector('[data-test-script-state]');
+  const plots = [...document.querySelectorAll('.js-plotly-plot')];
+  const traces = plots.reduce((n, p) => n + (p._fullData || []).filter(t => t.type === 'heatmap').length, 0);
+  return [state ? state.getAttribute('data-test-script-state') : null,
+          document.querySelectorAll('.js-plotly-plot g.hm image').length, traces, plots.length,
+          document.querySelectorAll('[data-testid=stPlotlyChart]').length];
+}"""
+
+
+def chromium_available() -> bool:
+    return Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def streamlit_server(port: int | None = None, env: dict[str, str] | None = None,
+                     timeout: float = 60.0) -> Iterator[str]:
+    """`streamlit run app.py` on a free port; yields the base URL; stops the process (and only it) after."""
+    port = port or free_port()
+    environment = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **(env or {})}
+    command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
+               "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
+    process = subprocess.Popen(command, cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if process.poll() is not None:
+                output = process.stdout.read().decode("utf-8", "replace") if process.stdout else ""
+                raise RuntimeError(f"streamlit exited with {process.returncode}:\n{output[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit did not answer on {base} within {timeout:.0f} s")
+            time.sleep(0.25)
+        yield base
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)  # the group we started (start_new_session), nothing else
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+        if process.stdout:
+            process.stdout.close()
+
+
+def launch(playwright):
+    """Debian's chromium, headless, no network side traffic."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+def page_url(base: str, path: str = "", **params: str | int) -> str:
+    query = urlencode({k: str(v) for k, v in params.items() if v is not None})
+    return f"{base}/{path}" + (f"?{query}" if query else "")
+
+
+def probe(page) -> tuple[str | None, int, int, int, int]:
+    return tuple(page.evaluate(_PROBE))
+
+
+def wait_drawn(page, expected_heatmaps: int, timeout: float = 90.0, settle: float = 0.3,
+               since: float | None = None) -> float:
+    """Wait until the script is idle, every chart slot holds a plotly plot, and exactly
+    `expected_heatmaps` heatmap images are drawn (= the heatmap traces plotly holds), stable for
+    `settle` seconds. Returns the seconds from `since` (default: now) to the first moment it held."""
+    start = time.perf_counter() if since is None else since
+    deadline = time.perf_counter() + timeout
+    first_ok: float | None = None
+    last = None
+    while time.perf_counter() < deadline:
+        state, images, traces, plots, slots = probe(page)
+        ok = (state == "notRunning" and plots == slots and images == traces == expected_heatmaps)
+        if ok:
+            if first_ok is None:
+                first_ok = time.perf_counter()
+            if time.perf_counter() - first_ok >= settle:
+                return first_ok - start
+        else:
+            first_ok = None
+        last = (state, images, traces, plots, slots)
+        time.sleep(0.02)
+    raise TimeoutError(f"page not drawn within {timeout:.0f} s: expected {expected_heatmaps} heatmaps; "
+                       f"last (state, images, traces, plots, slots) = {last}")
+
+
+def expected_heatmaps(page_name: str, n_heads: int, has_decoder: bool, has_token_type: bool = False) -> int:
+    """Heatmap images each page draws by default (the page layout's contract with this test)."""
+    return {
+        "overview": 0,
+        "tokens": 0,
+        "embeddings": (4 if has_token_type else 3) + 1 + 1,  # E·√d | PE | (type) | X, PE map, PE·PEᵀ
+        "encoder": n_heads + 2 + 3 + 1,  # all heads, scores | weights, Q | K | V, FFN hidden
+        "decoder": (4 + 2 * n_heads + 1) if has_decoder else 0,  # masking steps, self + cross grids, step sources
+        "heads": 3 + 1 + (3 if has_decoder else 1),  # A | B | A−B, similarity, one overview image per kind
+    }[page_name]
+
+
+# ------------------------------------------------------------------------------------------------
+# Timing without disturbing the page: an init script notes (with performance.now(), checked once per
+# animation frame after DOM mutations) when the page last became "drawn"; Python reads it rarely.
+
+TIMING_INIT_SCRIPT = """(() => {
+  window.__drawn = null; window.__clickAt = null; let scheduled = false;
+  const check = () => {
+    scheduled = false;
+    const root = document.querySelector('[data-test-script-state]');
+    const state = root ? root.getAttribute('data-test-script-state') : null;
+    const plots = [...document.querySelectorAll('.js-plotly-plot')];
+    const traces = plots.reduce((n, p) => n + (p._fullData || []).filter(t => t.type === 'heatmap').length, 0);
+    const images = document.querySelectorAll('.js-plotly-plot g.hm image').length;
+    const slots = document.querySelectorAll('[data-testid=stPlotlyChart]').length;
+    const titles = [...document.querySelectorAll('.js-plotly-plot .gtitle')].map(t => t.textContent).join('|');
+    const ok = state === 'notRunning' && plots.length === slots && images === traces;
+    const d = window.__drawn;
+    if (ok && (!d || d.stale || d.images !== images || d.titles !== titles)) {
+      window.__drawn = {t: performance.now(), images, titles, stale: false};
+    } else if (!ok && d) { d.stale = true; }
+  };
+  const schedule = () => { if (!scheduled) { scheduled = true; requestAnimationFrame(check); } };
+  new MutationObserver(schedule).observe(document, {subtree: true, childList: true, attributes: true,
+                                                    characterData: true});
+  document.addEventListener('pointerdown', () => { window.__clickAt = performance.now(); }, true);
+})();"""
+
+
+def drawn_at(page, expected_heatmaps: int, title_pattern: str | None = None, timeout: float = 90.0,
+             settle: float = 0.4) -> float:
+    """performance.now() (ms) at which the page became drawn with `expected_heatmaps` images (and a chart
+    title matching `title_pattern`), once that state has held for `settle` seconds. Needs TIMING_INIT_SCRIPT."""
+    import re
+
+    deadline = time.perf_counter() + timeout
+    seen, since = None, None
+    while time.perf_counter() < deadline:
+        drawn = page.evaluate("() => window.__drawn")
+        ok = (drawn and not drawn["stale"] and drawn["images"] == expected_heatmaps
+              and (title_pattern is None or re.search(title_pattern, drawn["titles"])))
+        if ok and seen == drawn["t"]:
+            if time.perf_counter() - since >= settle:
+                return float(drawn["t"])
+        elif ok:
+            seen, since = drawn["t"], time.perf_counter()
+        else:
+            seen = None
+        time.sleep(0.1)
+    raise TimeoutError(f"not drawn with {expected_heatmaps} heatmaps within {timeout:.0f} s "
+                       f"(last: {page.evaluate('() => window.__drawn')})")
