@@ -98,7 +98,7 @@ def tokenization_table(tok: Tokenization, labels: dict[str, str]) -> pd.DataFram
         labels["piece"]: tok.pieces,
         labels["id"]: tok.ids,
         labels["kind"]: kinds,
-        labels["word_index"]: pd.array([w for w in tok.word_index], dtype="Int64"),
+        labels["word_index"]: ["—" if w is None else str(w) for w in tok.word_index],
         labels["word"]: [tok.words[w] if w is not None else "" for w in tok.word_index],
     })
 
