@@ -267,3 +267,28 @@ def test_hiding_special_tokens_is_stated_on_screen():
         assert any("특수" in i.value or "special" in i.value.lower() for i in at.info)
         after = charts(at)[0]
         assert len(after["data"][0]["x"]) < len(before["data"][0]["x"])
+
+
+def test_a_model_that_fails_to_load_gets_a_friendly_message(tmp_path, monkeypatch):
+    """A model directory that looks fine but holds broken weights: an error box with the reason, no traceback."""
+    import shutil
+
+    broken = tmp_path / "broken-model"
+    broken.mkdir()
+    source = next((core.loading.models_dir() / m for m in MODELS
+                   if (core.loading.models_dir() / m / "config.json").is_file()), None)
+    if source is None:
+        pytest.skip("needs a bundled model directory to copy the config and tokenizer from")
+    for name in ("config.json", "tokenizer.json", "tokenizer_config.json"):
+        if (source / name).is_file():
+            shutil.copy(source / name, broken / name)
+    (broken / "model.safetensors").write_bytes(b"this is not a safetensors file")
+    monkeypatch.setenv("TRANSFORMER_EXPLORER_MODELS", str(tmp_path))
+    at = new_app("broken-model", SENTENCES["ko"])
+    at.run()
+    for page in ("pages/overview.py", "pages/encoder.py"):
+        open_page(at, page)
+        assert at.error, page
+        assert "broken" in at.error[0].value.replace("\\", "")
+        assert "Traceback" not in at.error[0].value
+        assert not charts(at)
