@@ -129,3 +129,21 @@ def test_stats_table_has_one_row_per_head_and_named_columns():
     assert table.loc[0, "DIAGONAL"] == pytest.approx(1.0)
     assert table.loc[1, "PREVIOUS"] == pytest.approx(1.0)
     assert table.loc[0, "SPECIAL"] == pytest.approx(1 / 3, abs=1e-4)  # the table rounds to 4 places
+
+
+def test_similarity_matrix_matches_pairwise_js_and_stays_fast_on_long_inputs():
+    import time
+
+    rng = np.random.default_rng(0)
+    logits = rng.normal(size=(6, 9, 9))
+    maps = np.exp(logits) / np.exp(logits).sum(axis=-1, keepdims=True)
+    sim = hs.similarity_matrix(maps)
+    for i in range(6):
+        for j in range(6):
+            assert sim[i, j] == pytest.approx(1.0 - hs.js_divergence(maps[i], maps[j]), abs=1e-5)
+    long = rng.random((48, 300, 300)).astype(np.float32)
+    long /= long.sum(axis=-1, keepdims=True)
+    start = time.perf_counter()
+    big = hs.similarity_matrix(long)
+    assert big.shape == (48, 48) and np.allclose(np.diag(big), 1.0)
+    assert time.perf_counter() - start < 5.0

@@ -103,13 +103,42 @@ def js_divergence(p: np.ndarray, q: np.ndarray) -> float:
     return float(np.clip(0.5 * kl(p, m) + 0.5 * kl(q, m), 0.0, 1.0).mean())
 
 
+SIMILARITY_MAX_SIDE = 64  # longer sequences are compared on block-averaged maps (rows renormalised)
+
+
+def _coarsen(maps: np.ndarray, max_side: int) -> np.ndarray:
+    """[N, Tq, Tk] -> at most [N, max_side, max_side] by averaging blocks; rows still sum to 1 (or 0)."""
+    out = np.asarray(maps, dtype=np.float64)
+    for axis in (1, 2):
+        n = out.shape[axis]
+        if n > max_side:
+            edges = np.linspace(0, n, max_side + 1).astype(int)[:-1]
+            out = np.add.reduceat(out, edges, axis=axis)  # sums: columns keep the row mass, rows add up
+    totals = out.sum(axis=-1, keepdims=True)
+    return np.divide(out, totals, out=np.zeros_like(out), where=totals > _EPS)
+
+
 def similarity_matrix(maps: np.ndarray) -> np.ndarray:
-    """[N, Tq, Tk] heads -> [N, N] similarity 1 - JS divergence (1 = identical patterns)."""
-    n = maps.shape[0]
+    """[N, Tq, Tk] heads -> [N, N] similarity 1 - JS divergence (mean over query rows; 1 = identical).
+
+    Vectorised one head against all others; maps longer than SIMILARITY_MAX_SIDE are compared on
+    block-averaged copies so a 512-token paragraph stays interactive.
+    """
+    p_all = _coarsen(maps, SIMILARITY_MAX_SIDE)
+    n = p_all.shape[0]
+    valid = p_all.sum(axis=-1) > _EPS  # [N, Tq]
+    logs = np.log2(np.clip(p_all, _EPS, None))
     sim = np.ones((n, n), dtype=np.float32)
-    for i in range(n):
-        for j in range(i + 1, n):
-            sim[i, j] = sim[j, i] = 1.0 - js_divergence(maps[i], maps[j])
+    for i in range(n - 1):
+        p, q = p_all[i][None], p_all[i + 1:]
+        m = 0.5 * (p + q)
+        log_m = np.log2(np.clip(m, _EPS, None))
+        kl_p = np.where(p > 0, p * (logs[i][None] - log_m), 0.0).sum(axis=-1)
+        kl_q = np.where(q > 0, q * (logs[i + 1:] - log_m), 0.0).sum(axis=-1)
+        js = np.clip(0.5 * (kl_p + kl_q), 0.0, 1.0)  # [N-i-1, Tq]
+        both = valid[i][None] & valid[i + 1:]
+        mean = np.where(both.any(axis=-1), (js * both).sum(axis=-1) / np.maximum(both.sum(axis=-1), 1), np.nan)
+        sim[i, i + 1:] = sim[i + 1:, i] = 1.0 - mean
     return sim
 
 
