@@ -11,6 +11,7 @@ State that must survive page switches and live in the URL:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 import streamlit as st
@@ -268,12 +269,14 @@ def download_matrix(matrix: np.ndarray, row_labels: list[str], col_labels: list[
     """CSV and NPY download buttons for the matrix on screen: [rows, cols], or [heads, rows, cols]
     (long-format CSV: head, query, key, value)."""
     matrix = np.asarray(matrix)
-    csv = matrix_csv(matrix, row_labels, col_labels) if matrix.ndim == 2 else \
-        stack_csv(matrix, row_labels, col_labels, head_labels)
+    # Callables: the files are only built when a button is clicked (a CSV of every head of a
+    # 512-token layer is millions of rows), never on each rerun.
+    csv = partial(matrix_csv, matrix, row_labels, col_labels) if matrix.ndim == 2 else \
+        partial(stack_csv, matrix, row_labels, col_labels, head_labels)
     left, right = st.columns(2)
     left.download_button(tr("btn.csv"), csv, file_name=f"{stem}.csv", mime="text/csv", key=f"{key}_csv",
                          on_click="ignore", icon=":material/download:")
-    right.download_button(tr("btn.npy"), npy_bytes(matrix), file_name=f"{stem}.npy",
+    right.download_button(tr("btn.npy"), partial(npy_bytes, matrix), file_name=f"{stem}.npy",
                           mime="application/octet-stream", key=f"{key}_npy", on_click="ignore",
                           icon=":material/download:")
 

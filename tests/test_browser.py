@@ -4,6 +4,7 @@ switches keep the state in the URL; screenshots for the README in docs/screensho
 
 from __future__ import annotations
 
+import csv as csv_module
 import os
 import sys
 import time
@@ -22,6 +23,7 @@ from tests.browser_helpers import (
     streamlit_server,
     wait_drawn,
 )
+from viz.figures import unique_labels
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -137,6 +139,14 @@ def test_head_click_and_page_switch_keep_the_state_in_the_url(server, page):
                            ".some(t => /(헤드|head) 1:/.test(t.textContent))", timeout=30_000)
     wait_drawn(page, expected("encoder", model))
     assert page.locator(EXCEPTION).count() == 0
+    # the shown head's matrix downloads as CSV (files are built on click)
+    with page.expect_download(timeout=30_000) as download_info:
+        page.locator(".st-key-enc_download_csv button").click()
+    rows = list(csv_module.reader(Path(download_info.value.path()).read_text(encoding="utf-8").splitlines()))
+    assert download_info.value.suggested_filename == "encoder_L0_H1_weights.csv"
+    labels = unique_labels(core.trace_text(core.load(model), ENGLISH).src_tokens, escape=False)
+    assert rows[0] == ["", *labels] and [r[0] for r in rows[1:]] == labels
+    assert all(abs(sum(float(v) for v in r[1:]) - 1.0) < 1e-4 for r in rows[1:])  # softmax rows
     # a layer switch reruns the outer fragment; a head switch after it must use the new layer
     last_layer = core.load(model).config.n_encoder_layers - 1
     page.locator(".st-key-enc_layer_picker").get_by_role("radio", name=f"L{last_layer}", exact=True).click()
