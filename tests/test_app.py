@@ -30,6 +30,16 @@ MODELS = available_models()
 pytestmark = pytest.mark.skipif(not MODELS, reason="no bundled model is available")
 
 
+@pytest.fixture(autouse=True, scope="module")
+def restore_torch_threads():
+    """app.py sets torch's thread count for the process; put it back for the tests that run after these."""
+    import torch
+
+    threads = torch.get_num_threads()
+    yield
+    torch.set_num_threads(threads)
+
+
 @cache
 def load(model: str) -> core.LoadedModel:
     return core.load(model)
