@@ -32,10 +32,12 @@ pytestmark = pytest.mark.skipif(not MODELS, reason="no bundled model is availabl
 
 @pytest.fixture(autouse=True, scope="module")
 def restore_torch_threads():
-    """app.py sets torch's thread count for the process; put it back for the tests that run after these."""
+    """app.py sets torch to one thread for the process (so do the reference traces here, or a busy CPU
+    makes paper-base's decoding 20x slower); put the count back for the tests that run after these."""
     import torch
 
     threads = torch.get_num_threads()
+    torch.set_num_threads(1)
     yield
     torch.set_num_threads(threads)
 
