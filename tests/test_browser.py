@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 PAGES = {"overview": "", "tokens": "tokens", "embeddings": "embeddings", "encoder": "encoder",
          "decoder": "decoder", "heads": "heads"}
-SCREEN_HEIGHT = {"overview": 1500, "tokens": 1500, "embeddings": 2700, "encoder": 3000, "decoder": 2800,
+SCREEN_HEIGHT = {"overview": 1500, "tokens": 1500, "embeddings": 2700, "encoder": 3700, "decoder": 2800,
                  "heads": 3100}
 KOREAN = "고양이가 공원에서 생선을 먹었다."  # the app's default sentence (word order changes in English)
 ENGLISH = "The cat ate the fish."
