@@ -124,7 +124,9 @@ def test_trace_helpers_slice_one_head_as_numpy():
     trace = trace_tiny()
     head = trace.head("encoder.0.self_attn.weights", 1)
     assert head.shape == (5, 5) and head.dtype.name == "float32"
-    torch.testing.assert_close(torch.from_numpy(head), trace["encoder.0.self_attn.weights"][0, 1])
+    torch.testing.assert_close(torch.tensor(head), trace["encoder.0.self_attn.weights"][0, 1])
+    with pytest.raises(ValueError, match="read-only"):
+        head[0, 0] = 1.0  # the arrays are views of a trace shared by every session
     assert trace.nbytes == sum(t.numel() * t.element_size() for t in trace.values())
     with pytest.raises(KeyError, match="not in this trace"):
         trace["encoder.9.out"]

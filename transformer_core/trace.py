@@ -62,11 +62,13 @@ class Trace(Mapping[str, torch.Tensor]):
         return "decoder.out" in self._tensors
 
     def numpy(self, name: str, batch: int = 0) -> np.ndarray:
-        """One batch element of `name` as a float32 (or bool/int) numpy array on the CPU."""
+        """One batch element of `name` as a read-only float32 (or bool/int) numpy array on the CPU."""
         tensor = self[name][batch].cpu()
         if tensor.is_floating_point():
             tensor = tensor.float()
-        return tensor.numpy()
+        array = tensor.numpy()
+        array.flags.writeable = False  # a view of the shared trace: figures must copy before editing
+        return array
 
     def head(self, name: str, head: int, batch: int = 0) -> np.ndarray:
         """One head of a [B, H, ...] tensor, e.g. head('encoder.0.self_attn.weights', 3)."""

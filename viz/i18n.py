@@ -43,9 +43,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Reason: {reason}"),
     "msg.model_unavailable": ("모델 '{name}'을(를) 불러올 수 없습니다. 이유: {reason}",
                               "The model '{name}' cannot be loaded. Reason: {reason}"),
-    "msg.model_failed": ("모델 '{name}'을(를) 불러오는 중 문제가 생겼습니다 ({reason}). 다른 모델을 골라 보세요.",
-                         "Loading the model '{name}' failed ({reason}). Try another model."),
     "msg.trace_failed": ("이 문장을 처리할 수 없습니다: {reason}", "This sentence could not be processed: {reason}"),
+    "msg.cuda_missing": ("CUDA를 골랐지만 이 컴퓨터에는 CUDA 장치가 없어 CPU에서 계산했습니다.",
+                         "CUDA was chosen but no CUDA device is available here: this ran on the CPU."),
+    "msg.cuda_oom": ("GPU 메모리가 부족해 이 입력은 CPU에서 계산했습니다.",
+                     "The GPU ran out of memory for this input: it ran on the CPU instead."),
     "msg.tracing": ("문장을 모델에 통과시키는 중…", "Running the sentence through the model…"),
     "msg.untrained": ("'{name}'은(는) 학습되지 않은 모델입니다: 논문과 같은 크기지만 가중치가 무작위라서 모양(shape)은 "
                       "진짜이지만 어텐션 패턴과 출력은 의미가 없습니다.",
