@@ -262,7 +262,7 @@ def test_reverse_examples():
         assert example.target == example.source[::-1]
         assert set(example.source) <= known
         assert not is_held_out(example.source)
-    assert {e.style for e in examples} == {"random", "words", "sentence"}
+    assert {e.style for e in examples} == {"random", "words", "sentence", "repeats"}
     held_out = reverse_examples(50, seed=4, held_out=True)
     assert all(is_held_out(e.source) for e in held_out)
 

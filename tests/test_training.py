@@ -119,3 +119,23 @@ def test_fast_greedy_decode_matches_the_core(tmp_path):
         core = model.greedy_decode(torch.tensor([tokenizer(text)["input_ids"]]), max_new_tokens=12)[0].tolist()[1:]
         core = core[: core.index(EOS_ID)] if EOS_ID in core else core
         assert row == core
+
+
+def test_time_budget_drives_the_cool_down_and_the_curriculum():
+    settings = tiny_settings("reverse", steps=1000, warmup=10, max_minutes=1.0, curriculum_fraction=0.5)
+    assert train.training_progress(100, 0.0, settings) == 0.1
+    assert train.training_progress(100, 45.0, settings) == 0.75  # the clock is ahead of the steps
+    assert train.learning_rate(100, settings, progress=1.0) == 0.0
+    assert train.learning_rate(100, settings, progress=0.5) > 0.0
+    assert train.curriculum_length(0.0, settings) == 8
+    assert 8 < train.curriculum_length(0.25, settings) < 64
+    assert train.curriculum_length(0.5, settings) == train.curriculum_length(0.9, settings) == 64
+
+
+def test_curriculum_limits_the_reverse_texts():
+    vocab = build_tokenizer("reverse").get_vocab()
+    limit = train.LengthLimit(5)
+    pairs = train.training_pairs("reverse", vocab, seed=0, limit=limit)
+    assert all(len(next(pairs)[1]) <= 5 for _ in range(200))
+    limit.current = 64
+    assert max(len(next(pairs)[1]) for _ in range(400)) > 32

@@ -6,7 +6,10 @@
 Exact match: the greedy output equals the reference, token for token. Alignment: teacher-forced on
 the reference, the cross-attention row that predicts each target word (its query is the previous
 token) must have its largest weight on the gold source word (see alignment.py); reported per decoder
-layer for the head average, and for every single head.
+layer for the head average, and for every single head. JSON keys: exact_match, exact_match_by_group,
+alignment_accuracy (best layer, head average), best_layer, best_head {layer, head, accuracy},
+alignment_accuracy_best_head, per_layer, per_head, scored_words, input_row_alignment (diagnostic:
+the same score on the row whose query is the target word itself), failures (up to 20 misses).
 """
 
 from __future__ import annotations
@@ -152,6 +155,8 @@ def score(model: Transformer, examples: list[Example], batch_size: int, max_new:
     n_layers, n_heads = cfg.n_decoder_layers, cfg.n_heads
     head_hits = np.zeros((n_layers, n_heads, 2), dtype=np.int64)  # correct, scored
     layer_hits = np.zeros((n_layers, 2), dtype=np.int64)
+    # Diagnostic: the row whose query IS target word t (row t + 1) instead of the row that predicts it.
+    input_row_hits = np.zeros((n_layers, n_heads + 1, 2), dtype=np.int64)
     matches: dict[str, list[bool]] = {}
     failures: list[dict] = []
     order = sorted(range(len(examples)), key=lambda i: len(examples[i].source_ids))
@@ -174,8 +179,16 @@ def score(model: Transformer, examples: list[Example], batch_size: int, max_new:
                 rows = len(example.target_ids)
                 for head in range(n_heads):
                     head_hits[layer, head] += alignment_hits(weights[b, head, :rows], example.gold, n_words)
-                layer_hits[layer] += alignment_hits(weights[b, :, :rows].mean(axis=0), example.gold, n_words)
-    return summarize(matches, layer_hits, head_hits, failures)
+                    input_row_hits[layer, head] += alignment_hits(weights[b, head, 1:rows + 1], example.gold, n_words)
+                average = weights[b, :, : rows + 1].mean(axis=0)
+                layer_hits[layer] += alignment_hits(average[:rows], example.gold, n_words)
+                input_row_hits[layer, n_heads] += alignment_hits(average[1:], example.gold, n_words)
+    metrics = summarize(matches, layer_hits, head_hits, failures)
+    rates = np.where(input_row_hits[..., 1] > 0, input_row_hits[..., 0] / np.maximum(input_row_hits[..., 1], 1), 0.0)
+    metrics["input_row_alignment"] = {"per_layer": rates[:, n_heads].tolist(),
+                                      "best_layer": float(rates[:, n_heads].max()),
+                                      "best_head": float(rates[:, :n_heads].max())}
+    return metrics
 
 
 def summarize(matches: dict[str, list[bool]], layer_hits: np.ndarray, head_hits: np.ndarray,
@@ -243,6 +256,9 @@ def format_report(metrics: dict) -> str:
     lines.append(f"alignment accuracy, best head: {best['accuracy']:.1%} (layer {best['layer']}, head {best['head']})")
     for layer, (average, heads) in enumerate(zip(metrics["per_layer"], metrics["per_head"], strict=True)):
         lines.append(f"  layer {layer}: average {average:.1%}; heads " + " ".join(f"{h:.1%}" for h in heads))
+    shifted = metrics["input_row_alignment"]
+    lines.append(f"diagnostic, scoring the row whose query is the word itself: best layer {shifted['best_layer']:.1%}, "
+                 f"best head {shifted['best_head']:.1%}")
     for failure in metrics["failures"][:5]:
         lines.append(f"  miss: {failure['source']!r} -> {failure['output']!r} (expected {failure['expected']!r})")
     return "\n".join(lines)

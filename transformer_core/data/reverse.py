@@ -46,9 +46,10 @@ def anti_diagonal(n_chars: int) -> list[int]:
 
 
 class ReverseData:
-    """Seeded generator of texts to reverse, in three styles: random characters, words, sentences."""
+    """Seeded generator of texts to reverse: random characters, words, sentences, and repeats."""
 
-    STYLES = ("random", "words", "sentence")
+    STYLES = ("random", "words", "sentence", "repeats")
+    WEIGHTS = (45, 20, 25, 10)
 
     def __init__(self, seed: int = 0, max_chars: int = MAX_CHARS) -> None:
         self.rng = random.Random(seed)
@@ -91,9 +92,16 @@ class ReverseData:
             pieces.append(pair.source_text if self.rng.random() < 0.5 else pair.target_text)
         return " ".join(pieces)[: self.max_chars].strip() or "a"
 
+    def repeats_text(self) -> str:
+        """Few distinct characters, many repeats ("ㅋㅋ ㅋㅋㅋ", "abba"): only position tells them apart."""
+        alphabet = [self.rng.choice(self.rng.choices(self._classes, self._weights)[0])
+                    for _ in range(self.rng.randint(1, 4))]
+        return "".join(self.rng.choices(alphabet, k=self.rng.randint(1, self.max_chars)))
+
     def sample(self) -> ReverseExample:
-        style = self.rng.choices(self.STYLES, [50, 25, 25])[0]
-        text = {"random": self.random_text, "words": self.words_text, "sentence": self.sentence_text}[style]()
+        style = self.rng.choices(self.STYLES, self.WEIGHTS)[0]
+        text = {"random": self.random_text, "words": self.words_text, "sentence": self.sentence_text,
+                "repeats": self.repeats_text}[style]()
         return ReverseExample(text, style)
 
     def sample_split(self, held_out: bool) -> ReverseExample:
