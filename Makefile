@@ -26,6 +26,7 @@ lint: $(VENV)/.installed-dev
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/forward.py
 	$(BIN)/python benchmarks/minilm.py
+	$(BIN)/python benchmarks/browser_timing.py
 
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
