@@ -44,10 +44,70 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+class Server(str):
+    """The base URL of a running server (a plain `str`, so callers use it as the URL), plus
+    `.url` and `.pid` (the `streamlit run` process, for memory measurements)."""
+
+    pid: int
+
+    def __new__(cls, url: str, pid: int) -> Server:
+        server = super().__new__(cls, url)
+        server.pid = pid
+        return server
+
+    @property
+    def url(self) -> str:
+        return str(self)
+
+
+def _status_kib(pid: int, field: str) -> int:
+    """A `/proc/<pid>/status` field in KiB (VmHWM: peak resident set, VmRSS: current); 0 if gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def process_tree(pid: int) -> list[int]:
+    """`pid` and all its descendants (from /proc/<pid>/task/*/children)."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*"):
+            with contextlib.suppress(OSError, ValueError):
+                todo.extend(int(child) for child in (task / "children").read_text().split())
+    return found
+
+
+def peak_rss_bytes(pid: int) -> int:
+    """Peak resident memory (VmHWM) of `pid` plus that of each of its live descendants, in bytes."""
+    return 1024 * sum(_status_kib(p, "VmHWM") for p in process_tree(pid))
+
+
+def rss_bytes(pid: int) -> int:
+    """Current resident memory (VmRSS) of `pid` and its descendants, in bytes."""
+    return 1024 * sum(_status_kib(p, "VmRSS") for p in process_tree(pid))
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds used so far by `pid` and its live descendants (/proc/<pid>/stat)."""
+    ticks = 0
+    for p in process_tree(pid):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15 of proc(5))
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 @contextlib.contextmanager
 def streamlit_server(port: int | None = None, env: dict[str, str] | None = None,
-                     timeout: float = 60.0) -> Iterator[str]:
-    """`streamlit run app.py` on a free port; yields the base URL; stops the process (and only it) after."""
+                     timeout: float = 60.0) -> Iterator[Server]:
+    """`streamlit run app.py` on a free port; yields the base URL (a `Server`: a str with `.url` and
+    `.pid`); stops the process (and only it) after."""
     port = port or free_port()
     environment = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **(env or {})}
     command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
@@ -70,7 +130,7 @@ def streamlit_server(port: int | None = None, env: dict[str, str] | None = None,
             if time.monotonic() > deadline:
                 raise RuntimeError(f"streamlit did not answer on {base} within {timeout:.0f} s")
             time.sleep(0.25)
-        yield base
+        yield Server(base, process.pid)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)  # the group we started (start_new_session), nothing else

@@ -1,0 +1,199 @@
+"""Many sessions on ONE Streamlit server (issue 6): 16 browser contexts (= 16 Streamlit sessions) open the
+encoder page at once with 16 different sentences over every available model; all must draw completely with
+no exception box, each must keep its own sentence, and the server's peak resident memory (VmHWM) must stay
+under 1.5 GB. The trace cache's bounds (read from pages/_shared.py by name) must be finite and small enough
+that a full cache plus the models fits that budget. Run with `-s` to see the figures."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+import transformer_core as core
+from tests.browser_helpers import (
+    EXCEPTION,
+    chromium_available,
+    cpu_seconds,
+    expected_heatmaps,
+    launch,
+    page_url,
+    peak_rss_bytes,
+    probe,
+    rss_bytes,
+    streamlit_server,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+if not chromium_available():
+    message = ("!!! /usr/bin/chromium is missing: the browser tests are SKIPPED. "
+               "Install it with `apt-get install -y chromium fonts-noto-cjk` !!!")
+    print(message, file=sys.stderr)
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI=true and {message}", pytrace=False)
+    pytest.skip(message, allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+ERROR_BOX = "[data-testid=stAlertContentError]"  # st.error
+BUDGET = 1.5e9  # bytes: the issue's limit for the whole server process
+N_SESSIONS = 16
+WANTED_MODELS = ("ko-en-toy", "minilm-l6", "paper-base", "reverse")
+MODELS = [info.name for info in core.list_models() if info.available and info.name in WANTED_MODELS]
+SENTENCES = [  # 16 different sentences: Korean, English, emoji, mixed
+    "고양이가 공원에서 생선을 먹었다.",
+    "The cat ate the fish.",
+    "개가 밥을 먹었다.",
+    "A dog runs in the park 🐕",
+    "오늘 날씨가 정말 좋다 ☀️",
+    "I love 김치 and 라면 🍜",
+    "새가 하늘을 날았다.",
+    "Attention is all you need.",
+    "🙂🙃😀🎉",
+    "곰이 숲에 갔다. The bear went home.",
+    "Where is the library?",
+    "학생들이 책을 읽는다 📚",
+    "Hello, 세계! 👋",
+    "The quick brown fox jumps over the lazy dog.",
+    "아이가 사과를 샀니?",
+    "mixed 한글 English 123 ✨",
+]
+assert len(set(SENTENCES)) == N_SESSIONS
+
+
+def parse_bytes(value: object) -> float:
+    """An int/float byte count, or a size string like "512MB", "1GiB", "256 MiB" (Streamlit's style)."""
+    if isinstance(value, int | float):
+        return float(value)
+    match = re.fullmatch(r"\s*([\d.]+)\s*([kmgt]?)(i?)b?\s*", str(value), re.IGNORECASE)
+    if not match:
+        raise ValueError(f"cannot read a byte size from {value!r}")
+    number, prefix, binary = match.groups()
+    base = 1024 if binary else 1000
+    return float(number) * base ** "_kmgt".index(prefix.lower() or "_")
+
+
+def model_bytes(name: str) -> int:
+    """Bytes of a model's parameters and buffers (what get_model keeps resident)."""
+    model = core.load(name).model
+    return sum(t.numel() * t.element_size() for t in [*model.parameters(), *model.buffers()])
+
+
+def runtime_baseline_bytes() -> int:
+    """Resident memory of a bare interpreter that imported what the app imports (no model, no trace)."""
+    code = ("import streamlit, torch, transformers, plotly.graph_objects, pandas, numpy\n"
+            "import transformer_core, viz.figures\n"
+            "print([l for l in open('/proc/self/status') if l.startswith('VmRSS')][0].split()[1])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180,
+                         env={**os.environ, "HF_HUB_OFFLINE": "1"}, cwd=core.loading.REPO_ROOT, check=True)
+    return int(out.stdout.strip().splitlines()[-1]) * 1024
+
+
+def wait_all_drawn(tabs: list, expected: list[int], start: float, timeout: float = 420.0,
+                   settle: float = 0.5) -> list[float]:
+    """Round-robin over the tabs until each is drawn (script idle, every chart slot a plot, exactly the
+    expected heatmap images) and has stayed so for `settle` s; returns each tab's seconds from `start`."""
+    first_ok: list[float | None] = [None] * len(tabs)
+    done: list[float | None] = [None] * len(tabs)
+    deadline = time.perf_counter() + timeout
+    last: dict[int, tuple] = {}
+    while time.perf_counter() < deadline and any(d is None for d in done):
+        for index, tab in enumerate(tabs):
+            if done[index] is not None:
+                continue
+            try:
+                state, images, traces, plots, slots = last[index] = probe(tab)
+            except Exception:  # the page is still loading its scripts
+                continue
+            if tab.locator(EXCEPTION).count():
+                pytest.fail(f"session {index} shows an exception: {tab.locator(EXCEPTION).first.inner_text()}")
+            if tab.locator(ERROR_BOX).count():
+                pytest.fail(f"session {index} ({tab.url}) shows an error: {tab.locator(ERROR_BOX).first.inner_text()}")
+            now = time.perf_counter()
+            if state == "notRunning" and plots == slots and images == traces == expected[index]:
+                first_ok[index] = first_ok[index] or now
+                if now - first_ok[index] >= settle:
+                    done[index] = first_ok[index] - start
+            else:
+                first_ok[index] = None
+        time.sleep(0.1)
+    missing = {i: last.get(i) for i, d in enumerate(done) if d is None}
+    assert not missing, (f"sessions not drawn within {timeout:.0f} s (index: (state, images, traces, plots, "
+                         f"slots)): {missing}; expected {expected}")
+    return [float(d) for d in done]
+
+
+def test_trace_cache_is_bounded_within_the_budget():
+    shared = importlib.import_module("pages._shared")
+    entries = getattr(shared, "TRACE_CACHE_ENTRIES", None)
+    max_bytes = getattr(shared, "TRACE_CACHE_BYTES", None)
+    assert entries is not None and max_bytes is not None, "pages/_shared.py names no TRACE_CACHE_ENTRIES/BYTES"
+    entries, cache_bytes = int(entries), parse_bytes(max_bytes)
+    assert 1 <= entries <= 256, entries
+    assert 0 < cache_bytes < float("inf"), max_bytes
+    # the shared cache the app builds (st.cache_resource) is bounded by these constants
+    from transformer_core.cache import BoundedCache
+    if callable(getattr(shared, "trace_cache", None)):
+        cache = shared.trace_cache()
+        assert isinstance(cache, BoundedCache), type(cache)
+        assert (cache.max_entries, cache.max_bytes) == (entries, int(cache_bytes))
+    models = {name: model_bytes(name) for name in MODELS}
+    baseline = runtime_baseline_bytes()
+    total = baseline + sum(models.values()) + cache_bytes
+    print(f"\n[cache budget] entries {entries}, bytes {cache_bytes / 1e6:.0f} MB ({max_bytes!r}); models "
+          + ", ".join(f"{n} {b / 1e6:.0f} MB" for n, b in models.items())
+          + f"; runtime baseline {baseline / 1e6:.0f} MB; worst case {total / 1e6:.0f} MB of {BUDGET / 1e6:.0f} MB")
+    assert total < BUDGET, (f"a full trace cache ({cache_bytes / 1e6:.0f} MB) + models "
+                            f"({sum(models.values()) / 1e6:.0f} MB) + runtime ({baseline / 1e6:.0f} MB) "
+                            f"= {total / 1e6:.0f} MB does not fit {BUDGET / 1e6:.0f} MB")
+
+
+def test_sixteen_sessions_at_once_on_one_server():
+    if not MODELS:
+        pytest.skip("no bundled model is available")
+    models = [MODELS[i % len(MODELS)] for i in range(N_SESSIONS)]
+    shapes = {m: core.load(m).config for m in set(models)}
+    expected = [expected_heatmaps("encoder", shapes[m].n_heads, shapes[m].has_decoder, shapes[m].type_vocab_size > 0)
+                for m in models]
+    with streamlit_server(timeout=90) as server, sync_api.sync_playwright() as playwright:
+        idle_rss, idle_cpu = rss_bytes(server.pid), cpu_seconds(server.pid)
+        browser = launch(playwright)
+        try:
+            contexts = [browser.new_context(viewport={"width": 1400, "height": 1000}, locale="ko-KR")
+                        for _ in range(N_SESSIONS)]
+            tabs = [context.new_page() for context in contexts]
+            start = time.perf_counter()
+            for tab, sentence, model in zip(tabs, SENTENCES, models, strict=True):  # all navigations first
+                tab.goto(page_url(server, "encoder", text=sentence, model=model), wait_until="commit",
+                         timeout=120_000)
+            seconds = wait_all_drawn(tabs, expected, start)
+            wall = time.perf_counter() - start
+            for index, tab in enumerate(tabs):  # each session kept its own sentence and model
+                assert tab.locator(EXCEPTION).count() == 0, index
+                box = tab.locator("[data-testid=stSidebar] [data-testid=stTextInput] input")
+                assert box.input_value() == SENTENCES[index], index
+                assert tab.locator("h1").first.inner_text().strip()
+            peak = peak_rss_bytes(server.pid)
+            now = rss_bytes(server.pid)
+            server_cpu = cpu_seconds(server.pid) - idle_cpu
+        finally:
+            browser.close()
+    per_model = {m: [round(s, 1) for s, mm in zip(seconds, models, strict=True) if mm == m] for m in MODELS}
+    print(f"\n[sessions] {N_SESSIONS} sessions ({', '.join(f'{m} ×{models.count(m)}' for m in MODELS)}) on one "
+          f"server: all drawn in {wall:.1f} s wall (first {min(seconds):.1f} s, median "
+          f"{sorted(seconds)[N_SESSIONS // 2]:.1f} s); seconds per model {per_model}; server CPU "
+          f"{server_cpu:.1f} s (the rest of the wall time is the browser drawing 16 pages on a shared CPU; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    shared = importlib.import_module("pages._shared")
+    cache_bytes = parse_bytes(shared.TRACE_CACHE_BYTES)
+    print(f"[sessions] server RSS idle {idle_rss / 1e6:.0f} MB, after {now / 1e6:.0f} MB, "
+          f"peak (VmHWM) {peak / 1e6:.0f} MB of {BUDGET / 1e6:.0f} MB; not asserted: these short sentences' "
+          f"traces are ~MBs, a trace cache filled to its bound would add up to {cache_bytes / 1e6:.0f} MB "
+          f"(peak + bound = {(peak + cache_bytes) / 1e6:.0f} MB)")
+    assert peak < BUDGET, f"server peak RSS {peak / 1e6:.0f} MB >= {BUDGET / 1e6:.0f} MB"
