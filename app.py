@@ -18,7 +18,7 @@ if str(ROOT) not in sys.path:
 import streamlit as st  # noqa: E402
 import torch  # noqa: E402
 
-from pages._shared import render_sidebar, sync_shared_indices, tr  # noqa: E402
+from pages._shared import FRAME, render_sidebar, sync_shared_indices, tr  # noqa: E402
 
 # One intra-op thread per forward pass by default: sessions already run in parallel threads, and on a
 # busy CPU torch's spinning worker threads made paper-base's greedy decoding 20x slower here (33 s
@@ -43,4 +43,8 @@ pages = [
     for path, title, icon, url in PAGES
 ]
 navigation = st.navigation(pages, position="top")
-navigation.run()
+FRAME.active = True  # tells ensure_frame() this page runs inside the frame
+try:
+    navigation.run()
+finally:
+    FRAME.active = False

@@ -10,6 +10,7 @@ State that must survive page switches and live in the URL:
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -33,6 +34,10 @@ DEVICE_NOTICES = {CUDA_MISSING: "msg.cuda_missing", CUDA_OOM: "msg.cuda_oom"}  #
 # Greedy decoding re-runs the decoder over the whole prefix at every step (no KV cache): an untrained
 # model that never says EOS would otherwise decode up to max_len tokens (minutes on a CPU).
 MAX_NEW_TOKENS = 48
+# Set by app.py while st.navigation runs the page, in the script's own thread. The process-wide
+# pages/ flag alone is not enough: 16 sessions opening at once on a fresh server saw it flipped by
+# another session and ran their page without the frame ("no models").
+FRAME = threading.local()
 
 
 # ------------------------------------------------------------------------------------------------
@@ -49,7 +54,7 @@ def ensure_frame() -> None:
     """
     from streamlit.runtime.pages_manager import PagesManager
 
-    if PagesManager.uses_pages_directory:
+    if PagesManager.uses_pages_directory or not getattr(FRAME, "active", False):
         PagesManager.uses_pages_directory = False
         st.rerun()
 

@@ -21,6 +21,10 @@ from typing import Literal
 
 import torch
 
+# Imported here, once, in the importing thread: transformers' lazy module is not thread-safe on
+# first use (8 sessions loading at once on a fresh server failed with ImportError in 5-7 of them).
+from transformers import AutoTokenizer, PreTrainedConfig
+
 from .config import TransformerConfig
 from .model import Transformer
 
@@ -67,8 +71,6 @@ class ModelUnavailableError(RuntimeError):
 
 def load_tokenizer(directory: str | Path):
     """AutoTokenizer from a local directory, never the network."""
-    from transformers import AutoTokenizer, PreTrainedConfig
-
     directory = Path(directory)
     kwargs = {}
     if _is_our_config(directory / "config.json"):
