@@ -456,11 +456,11 @@ evaluation samples only from that bucket.""",
 Texts come from `transformer_core/data/reverse.py`, in four styles: random character soup (45 %;
 length 1-64 drawn uniformly, characters from every class of the vocabulary so each entry is seen
 often: all 11,172 Hangul syllables, compatibility jamo, ASCII, Latin-1 letters, punctuation, about
-500 single-code-point emoji), word-like runs (20 %; random syllables / letters / digits with spaces
-and punctuation), real-looking Korean and English sentences from the ko-en grammar cut to 64
-characters (25 %), and repeats (10 %; one to four distinct characters repeated, where only position
-tells the characters apart). A length curriculum grows the longest text from 8 to 64 characters
-over the first 30 % of the run.
+500 single-code-point emoji), word-like runs (20 %; random syllables / letters / digits, sometimes
+one character repeated as in ㅋㅋㅋ, with spaces and punctuation), real-looking Korean and English
+sentences from the ko-en grammar cut to 64 characters (25 %), and repeats (10 %; one to four
+distinct characters repeated, where only position tells the characters apart). A length
+curriculum grows the longest text from 8 to 64 characters over the first 30 % of the run.
 
 Vocabulary: one character per token (spaces included), decoded by concatenation. Characters outside
 the vocabulary (e.g. emoji with a variation selector, CJK ideographs) become <unk> and are dropped
@@ -518,6 +518,7 @@ def write_model_card(out: Path, result: TrainResult, settings: TrainSettings, co
     """README.md: task, data, config, training, metrics."""
     n_parameters = sum(p.numel() for p in result.model.parameters())
     size_mb = (out / "model.safetensors").stat().st_size / 1e6 if (out / "model.safetensors").exists() else 0.0
+    threads = "1 thread" if torch.get_num_threads() == 1 else f"{torch.get_num_threads()} threads"
     command = command or f"python -m transformer_core.train --task {settings.task} --out {out.as_posix()}"
     lines = [
         f"# {out.name}", "", TASK_DESCRIPTIONS[settings.task], "",
@@ -536,7 +537,7 @@ def write_model_card(out: Path, result: TrainResult, settings: TrainSettings, co
         f"- label smoothing {settings.label_smoothing}, dropout {config.dropout}, gradient clipping 1.0"
         + (f", sampled softmax over {settings.sampled_softmax} candidates" if settings.sampled_softmax else ""),
         f"- final training loss {result.history[-1]['loss']:.3f} (label-smoothed); curve in loss.csv",
-        f"- training time {result.seconds / 60:.1f} min on this machine's CPU ({torch.get_num_threads()} threads)",
+        f"- training time {result.seconds / 60:.1f} min on this machine's CPU ({threads})",
         "", "## Metrics", "", *format_metrics(metrics), "",
         "Alignment accuracy: teacher-forced on the gold target; for each scored target word, the row of "
         "cross-attention that predicts it (its query is the previous token) is taken, and its argmax over the "

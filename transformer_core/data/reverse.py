@@ -65,12 +65,16 @@ class ReverseData:
         return "".join(self.rng.choice(chars) for chars in classes)
 
     def words_text(self) -> str:
-        """Word-like runs of random Hangul syllables or Latin letters, spaces and punctuation between."""
+        """Word-like runs of random Hangul syllables or Latin letters (sometimes one character repeated, like
+        ㅋㅋㅋ), with spaces and punctuation between."""
         parts: list[str] = []
         limit = self.rng.randint(1, self.max_chars)
         while sum(map(len, parts)) < limit:
             kind = self.rng.random()
-            if kind < 0.5:
+            if kind < 0.1:  # a run of one character, as in ㅋㅋㅋ, !!!, ...
+                char = self.rng.choice(self.rng.choices(self._classes, self._weights)[0])
+                parts.append(char * self.rng.randint(2, 6))
+            elif kind < 0.5:
                 parts.append("".join(self.rng.choices(charset.HANGUL_SYLLABLES, k=self.rng.randint(1, 5))))
             elif kind < 0.85:
                 word = "".join(self.rng.choices(charset.ASCII_LETTERS, k=self.rng.randint(1, 9)))
