@@ -38,6 +38,20 @@ def chromium_available() -> bool:
     return Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)
 
 
+def require_chromium() -> None:
+    """At a browser test module's import: skip it loudly without Chromium, or fail when CI=true."""
+    import pytest
+
+    if chromium_available():
+        return
+    message = ("!!! /usr/bin/chromium is missing: the browser tests are SKIPPED. "
+               "Install it with `apt-get install -y chromium fonts-noto-cjk` !!!")
+    print(message, file=sys.stderr)
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI=true and {message}", pytrace=False)
+    pytest.skip(message, allow_module_level=True)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -5,8 +5,6 @@ switches keep the state in the URL; screenshots for the README in docs/screensho
 from __future__ import annotations
 
 import csv as csv_module
-import os
-import sys
 import time
 from functools import cache
 from pathlib import Path
@@ -16,10 +14,10 @@ import pytest
 import transformer_core as core
 from tests.browser_helpers import (
     EXCEPTION,
-    chromium_available,
     expected_heatmaps,
     launch,
     page_url,
+    require_chromium,
     streamlit_server,
     wait_drawn,
 )
@@ -27,13 +25,7 @@ from viz.figures import unique_labels
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-if not chromium_available():
-    message = ("!!! /usr/bin/chromium is missing: the browser tests are SKIPPED. "
-               "Install it with `apt-get install -y chromium fonts-noto-cjk` !!!")
-    print(message, file=sys.stderr)
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI=true and {message}", pytrace=False)
-    pytest.skip(message, allow_module_level=True)
+require_chromium()
 
 sync_api = pytest.importorskip("playwright.sync_api")
 

@@ -7,9 +7,7 @@ paste, control characters, zero-width characters, right-to-left text and emoji t
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 import time
 from collections.abc import Callable
 from functools import cache
@@ -19,24 +17,18 @@ import pytest
 import transformer_core as core
 from tests.browser_helpers import (
     EXCEPTION,
-    chromium_available,
     expected_heatmaps,
     launch,
     page_url,
     probe,
+    require_chromium,
     streamlit_server,
 )
 from viz.tokenization import tokenizer_fingerprint
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-if not chromium_available():
-    message = ("!!! /usr/bin/chromium is missing: the browser tests are SKIPPED. "
-               "Install it with `apt-get install -y chromium fonts-noto-cjk` !!!")
-    print(message, file=sys.stderr)
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI=true and {message}", pytrace=False)
-    pytest.skip(message, allow_module_level=True)
+require_chromium()
 
 sync_api = pytest.importorskip("playwright.sync_api")
 

@@ -18,26 +18,20 @@ import pytest
 import transformer_core as core
 from tests.browser_helpers import (
     EXCEPTION,
-    chromium_available,
     cpu_seconds,
     expected_heatmaps,
     launch,
     page_url,
     peak_rss_bytes,
     probe,
+    require_chromium,
     rss_bytes,
     streamlit_server,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-if not chromium_available():
-    message = ("!!! /usr/bin/chromium is missing: the browser tests are SKIPPED. "
-               "Install it with `apt-get install -y chromium fonts-noto-cjk` !!!")
-    print(message, file=sys.stderr)
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI=true and {message}", pytrace=False)
-    pytest.skip(message, allow_module_level=True)
+require_chromium()
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
