@@ -27,22 +27,40 @@ torch.set_num_threads(max(1, int(os.environ.get("TRANSFORMER_EXPLORER_TORCH_THRE
 
 st.set_page_config(page_title="Transformer Explorer", page_icon=":material/account_tree:", layout="wide")
 
-PAGES = [
-    ("pages/overview.py", "nav.overview", ":material/home:", None),
-    ("pages/tokens.py", "nav.tokens", ":material/text_fields:", "tokens"),
-    ("pages/embeddings.py", "nav.embeddings", ":material/waves:", "embeddings"),
-    ("pages/encoder.py", "nav.encoder", ":material/stacks:", "encoder"),
-    ("pages/decoder.py", "nav.decoder", ":material/output:", "decoder"),
-    ("pages/heads.py", "nav.heads", ":material/grid_view:", "heads"),
-]
+# Sections of the top bar (st.navigation shows each as a menu): section title key -> pages
+# (file, title key, icon, url path; None = the default page). Features add their page to a section.
+SECTIONS: dict[str, list[tuple[str, str, str, str | None]]] = {
+    "nav.section_stages": [
+        ("pages/overview.py", "nav.overview", ":material/home:", None),
+        ("pages/tokens.py", "nav.tokens", ":material/text_fields:", "tokens"),
+        ("pages/embeddings.py", "nav.embeddings", ":material/waves:", "embeddings"),
+        ("pages/encoder.py", "nav.encoder", ":material/stacks:", "encoder"),
+        ("pages/decoder.py", "nav.decoder", ":material/output:", "decoder"),
+        ("pages/heads.py", "nav.heads", ":material/grid_view:", "heads"),
+    ],
+    "nav.section_lab": [
+        ("pages/train.py", "nav.train", ":material/model_training:", "train"),
+        ("pages/experiments.py", "nav.experiments", ":material/science:", "experiments"),
+        ("pages/history.py", "nav.history", ":material/history:", "history"),
+    ],
+    "nav.section_lesson": [
+        ("pages/lesson.py", "nav.lesson", ":material/school:", "lesson"),
+    ],
+}
+PAGES = [page for pages in SECTIONS.values() for page in pages]
 
 render_sidebar()
 sync_shared_indices()
-pages = [
-    st.Page(path, title=tr(title), icon=icon, url_path=url, default=url is None)
-    for path, title, icon, url in PAGES
-]
-navigation = st.navigation(pages, position="top")
+sections = {
+    tr(section): [st.Page(path, title=tr(title), icon=icon, url_path=url, default=url is None)
+                  for path, title, icon, url in pages]
+    for section, pages in SECTIONS.items() if pages
+}
+navigation = st.navigation(sections, position="top")
+if st.session_state.pop("_keyboard_shortcuts", False) and navigation.url_path != "lesson":
+    from streamlit_shortcuts import clear_shortcuts  # the lesson's → / ← keys must not follow to other pages
+
+    clear_shortcuts()
 FRAME.active = True  # tells ensure_frame() this page runs inside the frame
 try:
     navigation.run()

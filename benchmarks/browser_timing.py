@@ -4,9 +4,13 @@ Measures, after a warm-up (model load, plotly bundle):
   * page load by URL until fully drawn (script idle + every heatmap image): a trivial page (overview,
     no charts) vs the encoder page (goal: encoder <= trivial + 1.5 s);
   * a head switch on the encoder page (click in the fragment's head picker until the new head's
-    charts are drawn; goal <= 0.5 s), and a layer switch.
+    charts are drawn; goal <= 0.5 s), and a layer switch;
+  * with --decoder: the decoder page for a 128-token input by URL until fully drawn, on a warm server
+    (the first visit generates and traces; later visits find the trace in the shared cache; goal
+    <= 3 s), and the first visit's time (generation with the KV cache + the recorded pass + drawing).
 
-Usage: .venv/bin/python benchmarks/browser_timing.py [--model ko-en-toy] [--repeats 5]
+Usage: .venv/bin/python benchmarks/browser_timing.py [--model ko-en-toy] [--repeats 5] [--decoder]
+       .venv/bin/python benchmarks/browser_timing.py --model paper-base --decoder-only --repeats 3
 """
 
 from __future__ import annotations
@@ -53,10 +57,41 @@ def summary(values: list[float]) -> str:
             f"n={len(values)})")
 
 
+def text_of_tokens(tokenizer, n_tokens: int) -> str:
+    """A sentence the model's tokenizer turns into exactly `n_tokens` ids (EOS included) when it can."""
+    words = ["고양이가", "공원에서", "생선을", "먹었다", ".", "민수는", "어제", "학교에", "갔다", ".",
+             "그", "작은", "개가", "공을", "찾았다", "."]
+    out: list[str] = []
+    while len(tokenizer(" ".join(out))["input_ids"]) < n_tokens:
+        out.append(words[len(out) % len(words)])
+    while len(tokenizer(" ".join(out))["input_ids"]) > n_tokens and len(out) > 1:
+        out.pop()
+    return " ".join(out)
+
+
+def decoder_timing(tab, base: str, model: str, cfg, repeats: int, n_tokens: int) -> None:
+    """The decoder page with an `n_tokens` input: first visit, then warm visits (trace cached)."""
+    tokenizer = core.load(model).tokenizer
+    text = text_of_tokens(tokenizer, n_tokens)
+    n_src = len(tokenizer(text)["input_ids"])
+    heatmaps = expected_heatmaps("decoder", cfg.n_heads, cfg.has_decoder)
+    url = page_url(base, "decoder", model=model, text=text)
+    first = load_time(tab, url, heatmaps)
+    notices = [n for n in tab.locator("[data-testid=stAlert]").all_inner_texts() if "max_len" in n]
+    warm = [load_time(tab, url, heatmaps) for _ in range(repeats)]
+    print(f"decoder page, {n_src}-token input, {heatmaps} heatmaps" + (f"; {notices[0]}" if notices else ""))
+    print(f"  first visit (generate with the KV cache + one recorded pass + draw): {first:.2f} s")
+    verdict = "OK" if statistics.median(warm) <= 3.0 else "MISSED"
+    print(f"  warm server, by URL          : {summary(warm)}   (goal <= 3.00 s: {verdict})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=None, help="model name (default: the app's default model)")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--decoder", action="store_true", help="also time the decoder page, 128-token input")
+    parser.add_argument("--decoder-only", action="store_true", help="time only the decoder page")
+    parser.add_argument("--source-tokens", type=int, default=128)
     args = parser.parse_args()
     if not chromium_available():
         print("!!! /usr/bin/chromium is missing: nothing measured (apt-get install -y chromium fonts-noto-cjk)")
@@ -74,6 +109,11 @@ def main() -> int:
         browser = launch(playwright)
         tab = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
         tab.add_init_script(TIMING_INIT_SCRIPT)
+        if args.decoder or args.decoder_only:
+            decoder_timing(tab, base, model, cfg, args.repeats, args.source_tokens)
+            if args.decoder_only:
+                browser.close()
+                return 0
         trivial_url = page_url(base, "", model=model, text=SENTENCE)
         encoder_url = page_url(base, "encoder", model=model, text=SENTENCE)
         cold_trivial = load_time(tab, trivial_url, 0)

@@ -20,9 +20,11 @@ import streamlit as st
 import transformer_core as core
 from transformer_core.cache import BoundedCache
 from transformer_core.devices import CUDA_MISSING, CUDA_OOM, available_devices, run_with_cpu_fallback
+from transformer_core.generation import DecodingSettings
 from viz.export import matrix_csv, npy_bytes, stack_csv
 from viz.figures import plot_config
 from viz.i18n import DEFAULT_LANG, LANG_CHOICES, md_escape, t
+from viz.vocab import load_examples
 
 DEFAULT_TEXT = "고양이가 공원에서 생선을 먹었다."  # ko-en-toy: "A cat ate fish at the park." (word order changes)
 TRACE_CACHE_ENTRIES = 32
@@ -31,9 +33,6 @@ TRACE_CACHE_ENTRIES = 32
 TRACE_CACHE_BYTES = 512 * 2**20
 MAX_TEXT_CHARS = 2000
 DEVICE_NOTICES = {CUDA_MISSING: "msg.cuda_missing", CUDA_OOM: "msg.cuda_oom"}  # core notice -> UI string
-# Greedy decoding re-runs the decoder over the whole prefix at every step (no KV cache): an untrained
-# model that never says EOS would otherwise decode up to max_len tokens (minutes on a CPU).
-MAX_NEW_TOKENS = 48
 # Set by app.py while st.navigation runs the page, in the script's own thread. The process-wide
 # pages/ flag alone is not enough: 16 sessions opening at once on a fresh server saw it flipped by
 # another session and ran their page without the frame ("no models").
@@ -104,18 +103,36 @@ def trace_cache() -> BoundedCache[DeviceTrace]:
 def get_trace(name: str, text: str, device: str) -> DeviceTrace:
     """One recorded forward pass per (model, sentence, device), kept on the CPU for the figures.
 
+    The output is greedy, up to the model's length limit (the KV cache makes long outputs cheap).
     CUDA chosen but absent, or out of memory: runs on the CPU and says so in `notice`.
     """
+    return get_decoded_trace(name, text, device, DecodingSettings())
+
+
+def get_decoded_trace(name: str, text: str, device: str, decoding: DecodingSettings) -> DeviceTrace:
+    """Like get_trace, for any decoding strategy: the core generates with `decoding`, then ONE recorded
+    teacher-forced pass runs over that output. Same shared cache, keyed by the strategy's settings
+    (greedy shares get_trace's entry)."""
+
+    bar = st.empty()  # generation can run to max_len (511 steps for paper-base): show how far it got
+
+    def progress(step: int, limit: int) -> None:
+        if step == 1 or step % 16 == 0:
+            bar.progress(step / max(limit, 1), text=tr("gen.progress", step=step, limit=limit))
 
     def trace_on(target: str) -> core.TextTrace:
-        traced = core.trace_text(get_model(name, target), text, max_new_tokens=MAX_NEW_TOKENS)
+        traced = core.trace_text(get_model(name, target), text, decoding=decoding, progress=progress)
         return replace(traced, trace=traced.trace.to("cpu"))
 
     def compute() -> DeviceTrace:
         traced, used, notice = run_with_cpu_fallback(trace_on, device)
         return DeviceTrace(traced, used, notice)
 
-    return trace_cache().get_or_compute((name, text, device), compute)
+    key = (name, text, device) if decoding == DecodingSettings() else (name, text, device, decoding)
+    try:
+        return trace_cache().get_or_compute(key, compute)
+    finally:
+        bar.empty()
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -141,6 +158,32 @@ class Settings:
     device: str
 
 
+def model_examples(name: str) -> list[dict[str, str]]:
+    """The example sentences on a model's card (models/NAME/examples.json; built-ins in viz.vocab)."""
+    directory = core.loading.models_dir() / name
+    fallback = core.loading.models_dir() / "ko-en-toy" if name == "paper-base" else None
+    return load_examples(directory if directory.is_dir() else None, name, fallback)
+
+
+def _use_example() -> None:
+    """Pills callback: the picked example becomes the sentence; the pill is released for the next click."""
+    choice = st.session_state.get("example_pick")
+    if choice:
+        st.session_state["text"] = choice
+        st.session_state["_example_text"] = (choice, 0)  # checked once `text` has rendered
+    st.session_state["example_pick"] = None
+
+
+def _apply_example(rendered: str) -> None:
+    """After the text widget: if a link's ?text= won over the picked example (the first rerun after
+    opening a URL with text seeds the widget from the URL), set it again and rerun once."""
+    pending = st.session_state.pop("_example_text", None)
+    if pending is None or rendered == pending[0] or pending[1] >= 1:
+        return
+    st.session_state["_example_text"] = (pending[0], pending[1] + 1)
+    st.rerun()
+
+
 def render_sidebar() -> Settings:
     """Language, sentence, model and device widgets, all bound to the URL query."""
     models = core.list_models()
@@ -157,12 +200,20 @@ def render_sidebar() -> Settings:
             "언어 · Language", list(LANG_CHOICES), default=next(iter(LANG_CHOICES)), key="lang",
             bind="query-params", required=True,
         )
+        pending = st.session_state.get("_example_text")
+        if pending is not None and pending[1] >= 1:
+            st.session_state["text"] = pending[0]  # second try, before the widget renders
         text = st.text_input(tr("sidebar.text"), value=DEFAULT_TEXT, key="text", bind="query-params",
                              max_chars=MAX_TEXT_CHARS, help=tr("sidebar.text_help"))
+        _apply_example(text)
         model = None
         if available:
             model = st.selectbox(tr("sidebar.model"), available, index=available.index(default_model), key="model",
                                  bind="query-params", help=tr("sidebar.model_help"))
+        examples = model_examples(model) if model else []
+        if examples:  # one click makes an example the input (issue 13); the callback runs before `text` renders
+            st.pills(tr("vocab.examples"), [e["text"] for e in examples], key="example_pick",
+                     on_change=_use_example, help=tr("vocab.examples_help"))
         unavailable = [m for m in models if not m.available]
         if unavailable:
             with st.expander(tr("sidebar.unavailable", n=len(unavailable))):
@@ -194,9 +245,13 @@ class View:
         return self.traced.trace
 
 
-def current_view(show_notices: bool = True) -> View | None:
-    """Load the chosen model and trace the sentence (cached). On any problem, say so and return None."""
+def current_view(show_notices: bool = True, model: str | None = None,
+                 decoding: DecodingSettings | None = None) -> View | None:
+    """Load the chosen model (or `model`, e.g. a page's fixed comparison model) and trace the sentence
+    (cached), its output made with `decoding` (default greedy). On any problem, say so and return None."""
     current = settings()
+    if model is not None:
+        current = replace(current, model=model)
     notice = st.session_state.get("_model_notice")
     if notice and show_notices:
         requested, reason = notice
@@ -209,7 +264,7 @@ def current_view(show_notices: bool = True) -> View | None:
         return None
     try:
         with st.spinner(tr("msg.tracing")):
-            cached = get_trace(current.model, current.text, current.device)
+            cached = get_decoded_trace(current.model, current.text, current.device, decoding or DecodingSettings())
         loaded = get_model(current.model, cached.device)  # the device the trace really ran on
     except core.ModelUnavailableError as exc:
         st.error(tr("msg.model_unavailable", name=current.model, reason=str(exc)))
@@ -229,8 +284,8 @@ def current_view(show_notices: bool = True) -> View | None:
         if traced.n_truncated > 0:
             st.warning(tr("msg.truncated", n_cut=traced.n_truncated, n_total=traced.n_input_tokens,
                           max_len=loaded.config.max_len))
-        if traced.has_decoder and len(traced.tgt_tokens) - 1 >= MAX_NEW_TOKENS:
-            st.info(tr("msg.decode_capped", n=MAX_NEW_TOKENS))
+        if traced.has_decoder and traced.reached_limit:
+            st.info(tr("gen.limit_reached", n=len(traced.tgt_tokens) - 1, max_len=loaded.config.max_len))
     return View(current, loaded, traced)
 
 
@@ -322,6 +377,18 @@ def download_matrix(matrix: np.ndarray, row_labels: list[str], col_labels: list[
 def page_header(title_key: str, intro_key: str) -> None:
     st.title(tr(title_key))
     st.caption(tr(intro_key))
+
+
+def model_task(loaded: core.LoadedModel) -> str:
+    """The data task a model directory was trained on (config.json's "task", e.g. 'ko-en'), '' if none."""
+    import json
+
+    if loaded.directory is None:
+        return ""
+    try:
+        return str(json.loads((loaded.directory / "config.json").read_text(encoding="utf-8")).get("task", ""))
+    except (OSError, ValueError, AttributeError):
+        return ""
 
 
 def encoder_only_notice(view: View) -> bool:

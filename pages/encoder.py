@@ -27,7 +27,7 @@ def encoder_section(view) -> None:
     code = lang()
     trace, traced = view.trace, view.traced
     tokens = traced.src_tokens
-    layer = index_picker("layer", trace.n_layers("encoder"), tr("label.layer"), "enc_layer_picker", prefix="L")
+    layer = index_picker("layer", trace.layout.encoder_layers, tr("label.layer"), "enc_layer_picker", prefix="L")
     head_section(view, layer)
     ref = HeadRef(ENC_SELF, layer, 0)
     chart(figures.heads_grid(trace.numpy(ref.name()), tokens, tokens, title=t("enc.heads", code, layer=layer),
@@ -36,7 +36,7 @@ def encoder_section(view) -> None:
     labels = figures.unique_labels(tokens, escape=False)
     download_matrix(trace.numpy(ref.name()), labels, labels, f"encoder_L{layer}_all_heads_weights",
                     key="enc_layer_download", head_labels=[f"H{h}" for h in range(view.loaded.config.n_heads)])
-    chart(figures.activation_heatmap(trace.numpy(f"encoder.{layer}.ffn.hidden"), tokens,
+    chart(figures.activation_heatmap(trace.numpy(trace.layout.name("encoder", layer, "ffn.hidden")), tokens,
                                      title=t("enc.ffn", code, layer=layer), lang=code,
                                      col_title=t("fig.hidden_unit", code), value_title=t("fig.activation", code)),
           f"encoder_L{layer}_ffn")

@@ -5,8 +5,20 @@ import numpy as np
 import streamlit as st
 
 from pages._shared import chart, current_view, download_matrix, ensure_frame, lang, page_header, shared_index, tr
+from pages._whatif import get_importance
 from viz import figures
-from viz.attention import ENC_SELF, HeadRef, all_heads, head_matrix, kinds_in, special_mask, stack, tokens_for
+from viz.attention import (
+    ENC_SELF,
+    KIND_SHORT,
+    HeadRef,
+    all_heads,
+    head_matrix,
+    kinds_in,
+    special_mask,
+    stack,
+    tokens_for,
+)
+from viz.experiments import importance_by_head
 from viz.head_stats import STAT_FIELDS, drop_and_renormalise, similarity_matrix, stats_table
 from viz.i18n import t
 from viz.tokenization import special_tokens
@@ -46,7 +58,7 @@ def heads_section(view) -> None:
     heads = all_heads(trace)
     labels = {ref: f"{kind_label(ref.kind)} · L{ref.layer} · H{ref.head}" for ref in heads}
     n_heads = view.loaded.config.n_heads
-    n_enc_layers = trace.n_layers("encoder")
+    n_enc_layers = trace.layout.encoder_layers
     layer, head = shared_index("layer", n_enc_layers), shared_index("head", n_heads)
     default = [HeadRef(ENC_SELF, layer, head), HeadRef(ENC_SELF, layer, (head + 1) % n_heads)]
     chosen = st.multiselect(tr("heads.pick"), heads, default=[d for d in default if d in labels],
@@ -79,8 +91,10 @@ def heads_section(view) -> None:
     for ref in heads:
         matrix, _, cols = view_of(ref)
         rows_for_table.append((kind_label(ref.kind), ref.layer, ref.head, matrix, special_mask(cols, specials)))
-    columns = {name: tr(f"stat.{name}") for name in ("kind", "layer", "head", *STAT_FIELDS)}
-    st.dataframe(stats_table(rows_for_table, columns), hide_index=True, key="heads_stats", height=360)
+    columns = {name: tr(f"stat.{name}") for name in ("kind", "layer", "head", *STAT_FIELDS, "importance")}
+    drops = importance_by_head(get_importance(view.loaded.directory))  # head_importance.json, if computed
+    importance = [drops.get(f"{KIND_SHORT[ref.kind]}.{ref.layer}.{ref.head}") for ref in heads] if drops else None
+    st.dataframe(stats_table(rows_for_table, columns, importance), hide_index=True, key="heads_stats", height=360)
 
     kinds = kinds_in(trace)
     kind = st.segmented_control(tr("heads.similarity_kind"), kinds, format_func=kind_label, default=kinds[0],

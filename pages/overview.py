@@ -4,6 +4,8 @@ import streamlit as st
 
 from pages._shared import current_view, ensure_frame, page_header, tr
 from viz.steps import shape_str
+from viz.tokenization import tokenize
+from viz.vocab import marked_text_markdown, unknown_words
 
 ensure_frame()
 
@@ -21,6 +23,14 @@ if view is not None:
             st.code(traced.output_text or tr("overview.output_empty"), language=None, wrap_lines=True)
         else:
             st.info(tr("msg.no_output_encoder", shape=shape_str(trace["encoder.out"].shape)))
+        # The honest notice: words the model cannot see (any <unk> piece) make its output a guess.
+        unknown = unknown_words(tokenize(view.loaded.tokenizer, view.settings.text, max_length=cfg.max_len))
+        if unknown.n_unknown:
+            key = "vocab.unknown_notice" if traced.has_decoder else "vocab.unknown_notice_encoder"
+            with st.container(key="unknown_notice"):
+                st.warning(tr(key, n=unknown.n_unknown, total=unknown.n_words), icon=":material/help:")
+                st.markdown(f"{tr('vocab.unknown_marked')} {marked_text_markdown(unknown)}")
+                st.caption(tr("vocab.unknown_hint"))
 
     m1, m2, m3, m4, m5 = st.columns(5)
     m1.metric(tr("overview.model"), view.loaded.name)
@@ -36,6 +46,7 @@ if view is not None:
 
     st.subheader(tr("overview.diagram"))
     shapes = trace.shapes()
+    layout = trace.layout  # layer names from the trace itself (layer 0 stands for every layer)
     n_src = shapes["src.ids"][1]
     n_tgt = shapes["tgt.ids"][1] if traced.has_decoder else 0
     vocab = shapes["logits"][2] if traced.has_decoder else cfg.src_vocab_size
@@ -62,10 +73,10 @@ if view is not None:
                                        ("src.input", shapes["src.input"])],
             "pages/embeddings.py", "nav.embeddings", "box_src_embed")
         arrow()
-        box(tr("overview.box_encoder_layers", n=trace.n_layers("encoder")),
-            [(tr("overview.qkv"), shapes["encoder.0.self_attn.q"]),
-             (tr("overview.attn"), shapes["encoder.0.self_attn.weights"]),
-             (tr("overview.ffn"), shapes["encoder.0.ffn.hidden"])],
+        box(tr("overview.box_encoder_layers", n=layout.encoder_layers),
+            [(tr("overview.qkv"), shapes[layout.attention_name("encoder.self_attn", 0, "q")]),
+             (tr("overview.attn"), shapes[layout.attention_name("encoder.self_attn", 0)]),
+             (tr("overview.ffn"), shapes[layout.name("encoder", 0, "ffn.hidden")])],
             "pages/encoder.py", "nav.encoder", "box_encoder")
         arrow()
         box(tr("overview.box_memory"), [("encoder.out", shapes["encoder.out"])], "pages/encoder.py", "nav.encoder",
@@ -79,11 +90,11 @@ if view is not None:
             box(tr("overview.box_embed"), [("tgt.embed", shapes["tgt.embed"]), ("tgt.input", shapes["tgt.input"])],
                 "pages/embeddings.py", "nav.embeddings", "box_tgt_embed")
             arrow()
-            box(tr("overview.box_decoder_layers", n=trace.n_layers("decoder")),
-                [(tr("overview.attn"), shapes["decoder.0.self_attn.weights"]),
+            box(tr("overview.box_decoder_layers", n=layout.decoder_layers),
+                [(tr("overview.attn"), shapes[layout.attention_name("decoder.self_attn", 0)]),
                  (tr("overview.causal"), shapes["tgt.causal_mask"]),
-                 (tr("overview.cross"), shapes["decoder.0.cross_attn.weights"]),
-                 (tr("overview.ffn"), shapes["decoder.0.ffn.hidden"])],
+                 (tr("overview.cross"), shapes[layout.attention_name("decoder.cross_attn", 0)]),
+                 (tr("overview.ffn"), shapes[layout.name("decoder", 0, "ffn.hidden")])],
                 "pages/decoder.py", "nav.decoder", "box_decoder")
             arrow()
             box(tr("overview.box_logits"), [("logits", shapes["logits"])], "pages/decoder.py", "nav.decoder",

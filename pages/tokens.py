@@ -14,10 +14,34 @@ from viz.tokenization import (
     tokenize,
     tokenizer_fingerprint,
 )
+from viz.vocab import is_ko_en_translator, known_words, search_words
 
 ensure_frame()
 
 COLUMNS = ("pos", "piece", "id", "kind", "word_index", "word")
+
+
+@st.cache_data(show_spinner=False)
+def word_table():
+    return known_words()
+
+
+@st.fragment
+def word_list() -> None:
+    """The translator's lexicon, searchable by Korean or English, filtered by category."""
+    table = word_table()
+    categories = list(dict.fromkeys(table["category"]))
+    with st.expander(tr("vocab.wordlist_title", n=len(table))):
+        st.caption(tr("vocab.wordlist_caption", endings="먹어요, 먹었습니다, 먹을 거야", particles="를, 에서, 와"))
+        left, right = st.columns([2, 1])
+        query = left.text_input(tr("vocab.wordlist_search"), key="wordlist_query")
+        category = right.selectbox(tr("vocab.wordlist_category"), categories, index=None, key="wordlist_category",
+                                   format_func=lambda c: tr(f"vocab.cat.{c}"))
+        rows = search_words(table, query, category)
+        st.caption(tr("vocab.wordlist_matches", n=len(rows)))
+        shown = rows.assign(category=[tr(f"vocab.cat.{c}") for c in rows["category"]])
+        shown.columns = [tr("vocab.col.category"), tr("vocab.col.korean"), tr("vocab.col.english")]
+        st.dataframe(shown, hide_index=True, key="wordlist_table", height=320)
 
 
 def chips(tok) -> None:
@@ -42,6 +66,12 @@ if view is not None:
     if view.traced.has_decoder:
         st.subheader(tr("tokens.target"))
         chips(from_tokens(tokenizer, view.traced.tgt_tokens))
+    if is_ko_en_translator(view.loaded.directory) or view.loaded.name == "paper-base":
+        with st.expander(tr("vocab.why_title")):
+            st.markdown(tr("vocab.why_body", school="학교에 → 학교 ##에", went="갔어요 → 갔 ##어요",
+                           studied="공부했어요 → 공부 ##했 ##어요", like="좋아해요"))
+    if is_ko_en_translator(view.loaded.directory):
+        word_list()
     st.subheader(tr("tokens.table"))
     st.dataframe(tokenization_table(source, labels), hide_index=True, key="token_table")
 

@@ -204,7 +204,8 @@ def expected_heatmaps(page_name: str, n_heads: int, has_decoder: bool, has_token
         "tokens": 0,
         "embeddings": (4 if has_token_type else 3) + 1 + 1,  # E·√d | PE | (type) | X, PE map, PE·PEᵀ
         "encoder": n_heads + 2 + 3 + 1,  # all heads, scores | weights, Q | K | V, FFN hidden
-        "decoder": (4 + 2 * n_heads + 1) if has_decoder else 0,  # masking steps, self + cross grids, step sources
+        # masking steps, self + cross grids, step sources, KV cache (K | V)
+        "decoder": (4 + 2 * n_heads + 1 + 2) if has_decoder else 0,
         "heads": 3 + 1 + (3 if has_decoder else 1),  # A | B | A−B, similarity, one overview image per kind
     }[page_name]
 
@@ -259,3 +260,22 @@ def drawn_at(page, expected_heatmaps: int, title_pattern: str | None = None, tim
         time.sleep(0.1)
     raise TimeoutError(f"not drawn with {expected_heatmaps} heatmaps within {timeout:.0f} s "
                        f"(last: {page.evaluate('() => window.__drawn')})")
+
+
+def click_nav_link(page, url_path: str, timeout: int = 30_000) -> None:
+    """Go to a page with the top navigation bar, as a student would: pages sit in section menus
+    (st.navigation with sections), so open the section whose menu holds the link, then click it."""
+    direct = page.locator(f"[data-testid=stTopNavLink][href$='/{url_path}']")
+    if direct.count():
+        direct.first.click(timeout=timeout)
+        return
+    link = page.locator(f"[data-testid=stTopNavDropdownLink][href$='/{url_path}']")
+    sections = page.locator("[data-testid=stTopNavSection]")
+    for i in range(sections.count()):
+        sections.nth(i).click(timeout=timeout)
+        if link.count() and link.first.is_visible():
+            link.first.click(timeout=timeout)
+            return
+        page.keyboard.press("Escape")
+    raise AssertionError(f"no navigation link to /{url_path} in the top bar")
+

@@ -3,13 +3,16 @@ layer/head switching, URL state and the hardening cases (empty, too long, unknow
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from functools import cache
 from pathlib import Path
 
 import pytest
 
 import transformer_core as core
+from viz.i18n import md_escape, t
 
 streamlit_testing = pytest.importorskip("streamlit.testing.v1")
 AppTest = streamlit_testing.AppTest
@@ -49,10 +52,8 @@ def load(model: str) -> core.LoadedModel:
 
 @cache
 def reference(model: str, text: str) -> core.TextTrace:
-    """The same sentence traced directly through the core (same decoding limit), to compare with the app."""
-    from pages._shared import MAX_NEW_TOKENS
-
-    return core.trace_text(load(model), text, max_new_tokens=MAX_NEW_TOKENS)
+    """The same sentence traced directly through the core (same decoding: greedy, the model's limit)."""
+    return core.trace_text(load(model), text)
 
 
 def new_app(model: str | None = None, text: str | None = None, **params: str) -> AppTest:
@@ -106,8 +107,8 @@ def test_every_page_renders_real_content(model: str, lang: str):
     open_page(at, "pages/overview.py")
     codes = [c.value for c in at.code]
     assert text in codes
-    if expected.has_decoder:
-        assert (expected.output_text or at.code[1].value) in codes
+    if expected.has_decoder:  # the model's own output for this sentence, or the "empty output" note
+        assert (expected.output_text or t("overview.output_empty", lang)) in codes, (expected.output_text, codes)
     else:
         assert any(f"1, {n_src}, {loaded.config.d_model}" in i.value for i in at.info)
     assert len(at.metric) == 5 and at.metric[0].value == model
@@ -145,8 +146,9 @@ def test_every_page_renders_real_content(model: str, lang: str):
     open_page(at, "pages/decoder.py")
     figures = charts(at)
     if expected.has_decoder:
-        assert len(figures) == 5
+        assert len(figures) == 6  # greedy: masking, self grid, cross grid, top-k, step sources, KV cache
         assert heatmap_count(figures[0]) == 4  # mask, scores, masked scores, weights
+        assert heatmap_count(figures[5]) == 2  # cached K | V
         assert heatmap_count(figures[2]) == n_heads  # cross-attention, target x source
         assert len(figures[2]["data"][0]["x"]) == n_src
         assert expected.predicted_tokens[0] in [c.value for c in at.code]
@@ -251,6 +253,22 @@ def test_user_text_is_never_rendered_as_markdown():
     assert hostile in [c.value for c in at.code]
 
 
+def test_app_config_keeps_stack_traces_off_the_page():
+    """.streamlit/config.toml: client.showErrorDetails shows at most the exception type (no traceback,
+    no file paths); Streamlit accepts the value."""
+    import tomllib
+
+    from streamlit import config as st_config
+
+    settings = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    value = settings["client"]["showErrorDetails"]
+    # "full" and "stacktrace" show tracebacks, and so do the deprecated true ("full") and false ("stacktrace").
+    assert value in ("type", "none"), f"showErrorDetails = {value!r} would show stack traces"
+    st_config.get_option("server.port")  # makes Streamlit build its option table
+    description = st_config._config_options["client.showErrorDetails"].description
+    assert f'"{value}"' in description and "traceback" in description  # a value this Streamlit knows
+
+
 def test_english_ui_and_korean_ui_differ():
     at = new_app(MODELS[0], SENTENCES["ko"], lang="English")
     at.run()
@@ -265,6 +283,92 @@ def test_english_ui_and_korean_ui_differ():
     assert not any("\uac00" <= ch <= "\ud7a3" for ch in english)
 
 
+HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff]")
+# Elements that show user text or tokens as they are (the Korean sentence, its tokens): not UI chrome.
+# Html is the token chips: only its title="..." tooltips are UI text.
+USER_CONTENT_ELEMENTS = ("Code", "Text", "Dataframe", "Table", "Json", "Html")
+LANGUAGE_PICKER_KEY = "lang"  # its label "언어 · Language" and option "한국어" are bilingual on purpose
+
+
+def app_pages() -> list[str]:
+    """Every page file app.py's SECTIONS lists (read from the source, so new pages are checked too)."""
+    tree = ast.parse(Path(APP).read_text(encoding="utf-8"))
+    found = [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
+             and isinstance(node.value, str) and re.fullmatch(r"pages/\w+\.py", node.value)]
+    assert set(PAGES) <= set(found), found
+    return list(dict.fromkeys(found))
+
+
+def ui_strings(at: AppTest) -> list[tuple[str, str]]:
+    """(element kind, string) for every piece of UI text on the page: titles, Markdown, captions, alerts,
+    metrics, widget labels/help/options, expander and tab labels, page links, plotly titles and hovers."""
+    found: list[tuple[str, str]] = []
+
+    def visit(node) -> None:
+        kind = type(node).__name__
+        if kind == "Html":
+            found.extend(("Html.title", title) for title in re.findall(r'title="([^"]*)"', node.proto.body))
+        elif kind not in USER_CONTENT_ELEMENTS and getattr(node, "key", None) != LANGUAGE_PICKER_KEY:
+            for attr in ("value", "label", "body", "help", "placeholder"):
+                try:
+                    value = getattr(node, attr)
+                except Exception:  # an attribute this element does not have
+                    continue
+                if isinstance(value, str):
+                    found.append((f"{kind}.{attr}", value))
+            if kind in ("Selectbox", "Radio", "Multiselect", "ButtonGroup", "SelectSlider"):
+                found.extend((f"{kind}.option", str(option)) for option in getattr(node, "options", []))
+            proto = getattr(node, "proto", None)
+            if getattr(proto, "spec", None):  # a plotly chart: titles and hover templates, not tick labels
+                figure = json.loads(proto.spec)
+                layout = json.dumps(figure["layout"], ensure_ascii=False)
+                found.extend(("plotly.layout", text) for text in re.findall(r'"text": "((?:[^"\\]|\\.)*)"', layout))
+                found.extend(("plotly.hover", trace.get("hovertemplate", "")) for trace in figure["data"])
+        for child in (getattr(node, "children", None) or {}).values():
+            visit(child)
+
+    visit(at._tree)
+    return found
+
+
+def without(text: str, pieces: list[str]) -> str:
+    for piece in sorted({p for p in pieces if p}, key=len, reverse=True):
+        text = text.replace(piece, "").replace(md_escape(piece), "")
+    return text
+
+
+def test_english_strings_hold_no_hangul():
+    from viz.i18n import STRINGS
+
+    leaks = {key: english for key, (_, english) in STRINGS.items() if HANGUL.search(english)}
+    assert not leaks, leaks
+
+
+@pytest.mark.parametrize("model", [pytest.param(m, marks=[pytest.mark.slow] if m == "paper-base" else [])
+                                   for m in MODELS])  # paper-base: ~30 s of decoding its random output
+def test_english_ui_shows_no_korean_outside_user_text_tokens_and_model_names(model: str):
+    """A Korean sentence in the English UI: on every page, every piece of UI text is free of Hangul once the
+    sentence, its tokens (source, target, predicted) and the model names are taken out."""
+    text = SENTENCES["ko"]
+    traced = reference(model, text)
+    tokens = traced.src_tokens + traced.tgt_tokens + traced.predicted_tokens
+    tokens += [tok.removeprefix("##").removeprefix("▁").removeprefix("Ġ") for tok in tokens]
+    allowed = [text, *tokens, *MODELS]
+    leaks: dict[str, list[tuple[str, str]]] = {}
+    checked = 0
+    for page in app_pages():  # a fresh session per page: one page's widgets cannot break the next page's run
+        at = new_app(model, text, lang="English")
+        at.run()
+        open_page(at, page)
+        strings = ui_strings(at)
+        checked += len(strings)
+        found = [(kind, value) for kind, value in strings if HANGUL.search(without(value, allowed))]
+        if found:
+            leaks[page] = found
+    assert checked > 100, f"only {checked} UI strings found: the element walk is broken"
+    assert not leaks, leaks
+
+
 def test_hiding_special_tokens_is_stated_on_screen():
     model = MODELS[0]
     at = new_app(model, SENTENCES["ko"])
@@ -275,10 +379,13 @@ def test_hiding_special_tokens_is_stated_on_screen():
     assert not at.exception
     specials = set(load(model).tokenizer.all_special_tokens)
     traced = reference(model, SENTENCES["ko"])
-    if any(tok in specials for tok in traced.src_tokens):
-        assert any("특수" in i.value or "special" in i.value.lower() for i in at.info)
-        after = charts(at)[0]
-        assert len(after["data"][0]["x"]) < len(before["data"][0]["x"])
+    n_special = sum(tok in specials for tok in traced.src_tokens)
+    assert n_special, f"{model} adds no special token to {SENTENCES['ko']!r}: pick a case that has one"
+    present = sorted({tok for tok in traced.src_tokens + traced.tgt_tokens if tok in specials})
+    notice = t("msg.special_hidden", "ko", tokens=md_escape(", ".join(present)))
+    assert notice in [i.value for i in at.info], [i.value for i in at.info]
+    after = charts(at)[0]
+    assert len(after["data"][0]["x"]) == len(before["data"][0]["x"]) - n_special
 
 
 def test_a_model_that_fails_to_load_gets_a_friendly_message(tmp_path, monkeypatch):

@@ -1,5 +1,5 @@
 """Faults the app must survive (AppTest): broken model directories, the MiniLM package missing,
-CUDA chosen but out of memory. Each is simulated here; no stack trace may reach the page."""
+CUDA chosen but absent or out of memory. Each is simulated here; no stack trace may reach the page."""
 
 from __future__ import annotations
 
@@ -79,3 +79,24 @@ def test_cuda_out_of_memory_falls_back_to_cpu_with_a_notice(monkeypatch):
     assert "ran out of memory" in warnings
     assert "cpu" in [m.value for m in at.metric]  # the device the forward pass really ran on
     assert not at.error
+
+
+def test_cuda_offered_but_absent_runs_on_cpu_with_the_notice_in_the_app(monkeypatch):
+    """The device list offers "cuda" but torch has no CUDA device: the page draws on the CPU and says why,
+    in the UI's language."""
+    from pages import _shared
+    from viz.i18n import t
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(_shared, "device_options", lambda: ["cpu", "cuda"])
+    text = "고양이가 집에서 잤다."  # a sentence no other test has cached
+    for lang, code in (("English", "en"), ("한국어", "ko")):
+        at = new_app("ko-en-toy", text, device="cuda", lang=lang)
+        at.run()
+        assert at.sidebar.selectbox(key="device").value == "cuda"
+        open_page(at, "pages/overview.py")
+        assert t("msg.cuda_missing", code) in [w.value for w in at.warning], [w.value for w in at.warning]
+        device = next(m.value for m in at.metric if m.label == t("overview.device", code))
+        assert device == "cpu" and not at.error  # the device the forward pass really ran on
+        open_page(at, "pages/encoder.py")
+        assert charts(at) and t("msg.cuda_missing", code) in [w.value for w in at.warning]

@@ -14,6 +14,7 @@ import pytest
 import transformer_core as core
 from tests.browser_helpers import (
     EXCEPTION,
+    click_nav_link,
     expected_heatmaps,
     launch,
     page_url,
@@ -152,7 +153,7 @@ def test_head_click_and_page_switch_keep_the_state_in_the_url(server, page):
     wait_drawn(page, expected("encoder", model))
     # switch page with the navigation bar, like a student would
     target = "decoder" if has_decoder else "heads"
-    page.locator(f"[data-testid=stTopNavLink][href$='/{target}']").click()
+    click_nav_link(page, target)
     page.wait_for_function(f"() => location.pathname.endsWith('/{target}')", timeout=30_000)
     wait_drawn(page, expected(target, model))
     query = page.evaluate("() => location.search")

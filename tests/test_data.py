@@ -7,21 +7,25 @@ from itertools import product
 
 import pytest
 
-from transformer_core.data import english, generate_pairs, hangul, is_held_out, reverse_examples
+from transformer_core.data import build_tokenizer, english, generate_pairs, hangul, is_held_out, reverse_examples
 from transformer_core.data.charset import reverse_characters
 from transformer_core.data.ko_en import (
+    REGISTERS,
     TENSES,
     adjective_words,
     common_phrase,
+    copula_ending,
     english_be_group,
     english_verb_group,
     join_words,
     place_phrase,
     tool_phrase,
+    verb_pieces,
     verb_words,
+    word_tokens,
 )
-from transformer_core.data.lexicon import ADJECTIVES, ALL_VERBS, NOUN_BY_KO, NUMBERS, TOOLS
-from transformer_core.data.vocabulary import ko_en_vocabulary
+from transformer_core.data.lexicon import ADJECTIVES, ALL_VERBS, CORE, FULL, NOUN_BY_KO, NUMBERS, TOOLS
+from transformer_core.data.vocabulary import ko_en_vocabulary, korean_words
 
 VERB = {(v.stem, v.kind): v for v in ALL_VERBS}
 ADJECTIVE = {a.attributive: a for a in ADJECTIVES}
@@ -155,13 +159,13 @@ def test_english_verb_groups_agree_with_the_subject():
 def test_noun_phrases_with_alignment():
     apple = NOUN_BY_KO["사과"]
     phrase = common_phrase(apple, "object", None, definite=False, number=None).phrase
-    assert (phrase.ko, phrase.en, phrase.links) == (["사과를"], ["an", "apple"], [(), (0,)])
+    assert (phrase.ko, phrase.en, phrase.links) == ([("사과", "를")], ["an", "apple"], [(), (0,)])
     cat = NOUN_BY_KO["고양이"]
     phrase = common_phrase(cat, "subject", ADJECTIVE["작은"], definite=True, number=None).phrase
-    assert (phrase.ko, phrase.en, phrase.links) == (["그", "작은", "고양이가"], ["the", "small", "cat"],
-                                                    [(0,), (1,), (2,)])
+    assert (phrase.ko_words, phrase.en, phrase.links) == (["그", "작은", "고양이가"], ["the", "small", "cat"],
+                                                          [(0,), (1,), (2,)])
     np_ = common_phrase(cat, "subject", None, definite=False, number=NUMBERS[0])
-    assert (np_.phrase.ko, np_.phrase.en, np_.plural) == (["고양이", "두", "마리가"], ["two", "cats"], True)
+    assert (np_.phrase.ko_words, np_.phrase.en, np_.plural) == (["고양이", "두", "마리가"], ["two", "cats"], True)
     assert np_.phrase.links == [(1,), (0,)]
     umbrella = common_phrase(NOUN_BY_KO["우산"], "object", ADJECTIVE["비싼"], False, None).phrase
     assert umbrella.en == ["an", "expensive", "umbrella"]
@@ -170,9 +174,9 @@ def test_noun_phrases_with_alignment():
     milk = common_phrase(NOUN_BY_KO["우유"], "object", None, False, None).phrase
     assert milk.en == ["milk"]  # a mass noun takes no article
     park = place_phrase(NOUN_BY_KO["공원"], "location", "at")
-    assert (park.ko, park.en, park.links) == (["공원에서"], ["at", "the", "park"], [(0,), (), (0,)])
+    assert (park.ko, park.en, park.links) == ([("공원", "에서")], ["at", "the", "park"], [(0,), (), (0,)])
     knife = tool_phrase(TOOLS["칼"], definite=False)
-    assert (knife.ko, knife.en) == (["칼로"], ["with", "a", "knife"])
+    assert (knife.ko_words, knife.en) == (["칼로"], ["with", "a", "knife"])
 
 
 def test_generated_pairs_are_deterministic_per_seed():
@@ -192,7 +196,8 @@ def test_every_pair_is_well_formed():
             if not links:
                 assert word in unaligned_allowed, pair
         question = pair.source[-1] == "?"
-        assert question == (pair.target[0] in {"Do", "Does", "Did", "Will", "Am", "Is", "Are", "Was", "Were"})
+        assert question == (pair.target[0] in {"Do", "Does", "Did", "Will", "Am", "Is", "Are", "Was", "Were",
+                                               "What", "Who", "Where", "When", "How"})
 
 
 def test_sentences_read_as_expected():
@@ -274,3 +279,138 @@ def test_reverse_data_touches_every_character_class():
     assert any(ord(c) >= 0x1F300 for c in text)  # emoji
     assert any(c.isascii() and c.isalpha() for c in text)
     assert " " in text
+
+
+# --- the everyday grammar: conjugation, speech levels, questions, pieces --------------------------------
+
+@pytest.mark.parametrize(("stem", "irregular", "past", "infinitive", "future", "attributive"), [
+    ("먹", "", "먹었", "먹어", "먹을", "먹은"), ("가", "", "갔", "가", "갈", "간"),
+    ("마시", "", "마셨", "마셔", "마실", "마신"), ("공부하", "", "공부했", "공부해", "공부할", "공부한"),
+    ("쓰", "", "썼", "써", "쓸", "쓴"), ("바쁘", "", "바빴", "바빠", "바쁠", "바쁜"),
+    ("보", "", "봤", "봐", "볼", "본"), ("배우", "", "배웠", "배워", "배울", "배운"),
+    ("되", "", "됐", "돼", "될", "된"), ("쉬", "", "쉬었", "쉬어", "쉴", "쉰"),
+    ("보내", "", "보냈", "보내", "보낼", "보낸"), ("귀엽", "ㅂ", "귀여웠", "귀여워", "귀여울", "귀여운"),
+    ("돕", "ㅂ", "도왔", "도와", "도울", "도운"), ("듣", "ㄷ", "들었", "들어", "들을", None),
+    ("부르", "르", "불렀", "불러", "부를", "부른"), ("빠르", "르", "빨랐", "빨라", "빠를", "빠른"),
+    ("노랗", "ㅎ", "노랬", "노래", "노랄", "노란"), ("하얗", "ㅎ", "하얬", "하얘", "하얄", "하얀"),
+    ("길", "", "길었", "길어", "길", "긴"), ("맛있", "", "맛있었", "맛있어", "맛있을", "맛있는"),
+])
+def test_conjugation_of_regular_and_irregular_stems(stem, irregular, past, infinitive, future, attributive):
+    assert hangul.past_stem(stem, irregular) == past
+    assert hangul.infinitive_from_past(past) == infinitive
+    assert hangul.future_form(stem, irregular) == future
+    if attributive:
+        assert hangul.attributive_form(stem, irregular) == attributive
+
+
+def test_four_speech_levels_of_one_verb():
+    eat, go = VERB[("먹", "transitive")], VERB[("가", "motion")]
+    forms = {register: [verb_words(eat, "present", False, False, register)[0],
+                        verb_words(eat, "past", False, True, register)[0],
+                        verb_words(go, "present", False, False, register)[0],
+                        verb_words(eat, "future", False, False, register)[0]] for register in REGISTERS}
+    assert forms["plain"] == [["먹는다"], ["먹었니"], ["간다"], ["먹을", "것이다"]]
+    assert forms["polite"] == [["먹어요"], ["먹었어요"], ["가요"], ["먹을", "거예요"]]
+    assert forms["formal"] == [["먹습니다"], ["먹었습니까"], ["갑니다"], ["먹을", "것입니다"]]
+    assert forms["banmal"] == [["먹어"], ["먹었어"], ["가"], ["먹을", "거야"]]
+    study = VERB[("공부하", "transitive")]
+    assert verb_pieces(study, "past", False, False, "polite")[0] == [("공부", "했", "어요")]
+    assert verb_words(study, "present", True, False, "polite")[0] == ["공부", "안", "해요"]
+
+
+def test_copula_endings_follow_the_final_consonant():
+    assert copula_ending("학생", "present", False, "polite") == "이에요"
+    assert copula_ending("의사", "present", False, "polite") == "예요"
+    assert copula_ending("학생", "present", False, "formal") == "입니다"
+    assert copula_ending("의사", "past", False, "polite") == "였어요"
+    assert copula_ending("학생", "past", True, "plain") == "이었니"
+    assert copula_ending("의사", "present", False, "banmal") == "야"
+
+
+def _find(pairs, predicate):
+    found = [p for p in pairs if predicate(p)]
+    assert found, "the grammar never made such a sentence"
+    return found
+
+
+def test_everyday_sentences_read_as_expected():
+    pairs = generate_pairs(30000, seed=21)
+    texts = {p.source_text: p.target_text for p in pairs}
+    for source, target in texts.items():
+        if source.startswith("이것은 ") and source.endswith("뭐예요?"):
+            assert target == "What is this?"
+        if source in ("날씨 어때?", "날씨 어때요?", "날씨는 어때요?"):
+            assert target == "How is the weather?"
+        if source.startswith("누가 ") and source.split()[-1] in ("갔어요?", "갔니?") and len(source.split()) == 3:
+            assert target.startswith("Who went to ")
+    wh = _find(pairs, lambda p: p.target[0] in ("What", "Where", "When") and p.target[1] in ("did", "does", "do"))
+    assert all(p.source[-1] == "?" for p in wh)
+    polite = _find(pairs, lambda p: p.source_words[-2].endswith("어요") and p.source[-1] == ".")
+    assert polite
+    copula = _find(pairs, lambda p: p.source[-2] in ("##이에요", "##예요") and p.source[-1] == ".")
+    for pair in copula:  # X is a Y: the copula's "be" links to the word carrying 이에요 / 예요
+        be = next(i for i, word in enumerate(pair.target) if word in ("am", "is", "are"))
+        assert pair.alignment[be] == (len(pair.source) - 3, len(pair.source) - 2), pair
+
+
+def test_english_articles_and_agreement_in_the_everyday_grammar():
+    pairs = generate_pairs(30000, seed=22)
+    for pair in pairs:
+        text = " " + pair.target_text.lower()
+        assert " a the " not in text and " the a " not in text
+        assert " a pants" not in text and " a scissors" not in text and " an pants" not in text
+        assert " the seoul" not in text and " at seoul" not in text and " to the home" not in text
+        for vowel in "aeio":
+            assert f" a {vowel}" not in text or f" a {vowel}" in (" a one", " a use", " a uni", " a euro"), pair
+    people = _find(pairs, lambda p: p.target[:2] == ("We", "are") and p.source[-2] in ("##이에요", "##예요"))
+    assert all(p.target[-2].endswith("s") or p.target[-2] in ("people", "children", "men", "women") for p in people)
+
+
+def test_alignment_is_at_piece_level():
+    """An English word's gold sources are all pieces of the Korean word it translates."""
+    for pair in generate_pairs(3000, seed=23):
+        assert len(pair.word_alignment) == len(pair.alignment) == len(pair.target)
+        starts = []
+        for index, piece in enumerate(pair.source):
+            if not piece.startswith("##"):
+                starts.append(index)
+        assert len(starts) == len(pair.source_words)
+        ends = [*starts[1:], len(pair.source)]
+        for words, pieces in zip(pair.word_alignment, pair.alignment, strict=True):
+            assert list(pieces) == [i for w in words for i in range(starts[w], ends[w])]
+    pair = next(p for p in generate_pairs(3000, seed=24) if "to" in p.target and p.source_words[0] != "누가")
+    to = pair.target.index("to")
+    assert all(pair.source[i].startswith("##") or i == pair.alignment[to][0] for i in pair.alignment[to])
+    assert pair.source[pair.alignment[to][-1]] == "##에"
+
+
+def test_core_grammar_is_the_compact_plain_subset():
+    core_pairs = generate_pairs(3000, seed=25, core=True)
+    full_words = {w for p in generate_pairs(3000, seed=25) for w in p.target}
+    core_words = {w for p in core_pairs for w in p.target}
+    assert not any(p.target[0] in ("What", "Who", "Where", "When", "How") for p in core_pairs)
+    assert not any(p.source_words[-2].endswith(("요", "습니다", "습니까")) for p in core_pairs)
+    assert len(full_words) > 1.5 * len(core_words)
+    assert CORE.entries < 400 <= 1500 <= FULL.entries
+
+
+def test_lexicon_has_no_duplicate_korean_entries():
+    nouns = [n.ko for n in FULL.common_nouns + FULL.places + FULL.names]
+    assert len(nouns) == len(set(nouns))
+    assert {(v.stem, v.kind) for v in FULL.intransitive + FULL.motion} == {
+        (v.stem, v.kind) for v in FULL.intransitive + FULL.motion}
+    assert len(FULL.adjectives) == len({a.attributive for a in FULL.adjectives})
+
+
+def test_every_word_splits_into_the_grammars_own_pieces():
+    """Typed text is cut by the tokenizer exactly as the grammar built it (no word segments two ways)."""
+    tokenizer = build_tokenizer("ko-en")
+    words = sorted(korean_words())
+    by_text: dict[str, set] = defaultdict(set)
+    for word in words:
+        by_text["".join(word)].add(word)
+    assert all(len(segmentations) == 1 for segmentations in by_text.values())
+    encoded = tokenizer(["".join(w) for w in words], add_special_tokens=False)["input_ids"]
+    wrong = [(w, tokenizer.convert_ids_to_tokens(ids)) for w, ids in zip(words, encoded, strict=True)
+             if tokenizer.convert_ids_to_tokens(ids) != word_tokens(w)]
+    assert not wrong, wrong[:10]

@@ -10,6 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
+from tests import parity_checks as checks
 from tests.conftest import TINY_WORDS, build_word_tokenizer
 from viz import attention, figures, steps, tables, tokenization
 
@@ -66,6 +67,10 @@ def test_unique_labels_escape_plotly_markup_and_never_collide():
     assert figures.unique_labels(["<s>"], escape=False) == ["<s>"]
     tricky = figures.unique_labels(["x", "x·1", "x"])  # a token that looks like a generated label
     assert len(set(tricky)) == 3
+
+
+def test_heatmap_axes_keep_repeated_tokens_apart():
+    checks.check_heatmap_axes_keep_repeated_tokens_apart()
 
 
 # ------------------------------------------------------------------------------------------------ heatmaps

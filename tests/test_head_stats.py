@@ -147,3 +147,37 @@ def test_similarity_matrix_matches_pairwise_js_and_stays_fast_on_long_inputs():
     big = hs.similarity_matrix(long)
     assert big.shape == (48, 48) and np.allclose(np.diag(big), 1.0)
     assert time.perf_counter() - start < 5.0
+
+
+def exact_similarity(maps: np.ndarray) -> np.ndarray:
+    """1 - JS divergence of every pair, computed pair by pair on the maps as given (no shortcut)."""
+    n = len(maps)
+    return np.array([[1.0 - hs.js_divergence(maps[i], maps[j]) for j in range(n)] for i in range(n)])
+
+
+def test_long_input_shortcut_equals_the_exact_similarity_where_blocks_are_uniform():
+    """Maps of 128 tokens that are constant on 2x2 blocks lose nothing when coarsened to 64: the shortcut
+    must give exactly the pairwise JS of the full maps."""
+    side = 2 * hs.SIMILARITY_MAX_SIDE
+    rng = np.random.default_rng(3)
+    small = rng.random((4, side // 2, side // 2)) ** 4  # peaked rows, so heads differ clearly
+    small /= small.sum(axis=-1, keepdims=True)
+    maps = np.repeat(np.repeat(small, 2, axis=1), 2, axis=2) / 2  # each row still sums to 1
+    exact = exact_similarity(maps)
+    assert exact.min() < 0.9  # the heads really differ
+    np.testing.assert_allclose(hs.similarity_matrix(maps), exact, atol=1e-5)
+
+
+def test_long_input_shortcut_averages_blocks_of_both_queries_and_keys():
+    """On arbitrary 128-token maps the shortcut equals the exact pairwise JS of the maps coarsened here by
+    hand (2x2 block sums, rows renormalised): queries AND keys are merged, nothing else."""
+    side = 2 * hs.SIMILARITY_MAX_SIDE
+    rng = np.random.default_rng(4)
+    maps = rng.random((4, side, side)) ** 4
+    maps /= maps.sum(axis=-1, keepdims=True)
+    blocks = maps.reshape(4, side // 2, 2, side // 2, 2).sum(axis=(2, 4))
+    blocks /= blocks.sum(axis=-1, keepdims=True)
+    shortcut = hs.similarity_matrix(maps)
+    np.testing.assert_allclose(shortcut, exact_similarity(blocks), atol=1e-5)
+    # Coarsening can only hide differences (JS is jointly convex): never less similar than the exact value.
+    assert np.all(shortcut >= exact_similarity(maps) - 1e-6)

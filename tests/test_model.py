@@ -13,21 +13,11 @@ from transformer_core.hooks import HookPoint, is_recording, recording
 from transformer_core.masks import attention_mask, causal_mask, padding_mask
 from transformer_core.model import sinusoidal_table
 
+from . import parity_checks as checks
 from .conftest import tiny_config
+from .parity_checks import ids, small_model
 
 TOL = dict(atol=1e-5, rtol=1e-5)
-
-
-def small_model(**overrides) -> Transformer:
-    torch.manual_seed(0)
-    values = dict(src_vocab_size=30, tgt_vocab_size=30, d_model=24, n_heads=3, n_encoder_layers=2,
-                  n_decoder_layers=2, d_ff=40, dropout=0.1, max_len=20)
-    values.update(overrides)
-    return Transformer(TransformerConfig(**values)).eval()
-
-
-def ids(*rows: list[int]) -> torch.Tensor:
-    return torch.tensor(rows, dtype=torch.long)
 
 
 def test_config_defaults_are_the_papers_base_model():
@@ -51,6 +41,10 @@ def test_positional_encoding_matches_the_papers_formula():
             angle = pos / 10000 ** (2 * i / d_model)
             assert table[pos, 2 * i].item() == pytest.approx(math.sin(angle), abs=1e-6)
             assert table[pos, 2 * i + 1].item() == pytest.approx(math.cos(angle), abs=1e-6)
+
+
+def test_the_models_positional_input_is_the_papers_formula():
+    checks.check_positional_encoding_is_the_papers_formula()
 
 
 def test_positional_encoding_is_a_non_persistent_buffer():
@@ -78,22 +72,11 @@ def test_causal_and_padding_masks_use_true_for_may_attend():
 
 
 def test_decoder_self_attention_never_looks_ahead():
-    model = small_model()
-    trace = model.trace(ids([5, 6, 7, 2]), ids([1, 8, 9, 10, 11]))
-    for i in range(2):
-        weights = trace[f"decoder.{i}.self_attn.weights"][0]  # [H, T, T]
-        future = ~causal_mask(5)
-        assert torch.all(weights[:, future] == 0)
-        torch.testing.assert_close(weights.sum(-1), torch.ones(3, 5))
+    checks.check_decoder_never_looks_ahead()  # the future: a literal upper triangle, not causal_mask()
 
 
 def test_changing_a_future_target_token_leaves_earlier_logits_unchanged():
-    model = small_model()
-    src = ids([5, 6, 7, 2])
-    first = model(src, ids([1, 8, 9, 10]))
-    second = model(src, ids([1, 8, 9, 25]))
-    torch.testing.assert_close(first[:, :3], second[:, :3], **TOL)
-    assert not torch.allclose(first[:, 3], second[:, 3])
+    checks.check_future_target_token_leaves_earlier_logits()
 
 
 def test_padding_does_not_change_the_real_positions():
@@ -105,19 +88,7 @@ def test_padding_does_not_change_the_real_positions():
 
 @pytest.mark.parametrize("fused", [False, True], ids=["manual", "fused"])
 def test_a_fully_masked_row_gives_zeros_not_nan(fused):
-    model = small_model()
-    model.fused_attention = fused
-    src = ids([5, 6, 7, 2], [0, 0, 0, 0])  # the second source is all padding: no key to attend to
-    tgt = ids([1, 8, 9], [1, 8, 9])
-    logits = model(src, tgt)
-    assert torch.isfinite(logits).all()
-    trace = model.trace(src, tgt)
-    for name, tensor in trace.items():
-        if tensor.is_floating_point() and not name.endswith("masked_scores"):
-            assert torch.isfinite(tensor).all(), name
-    assert torch.all(trace["encoder.0.self_attn.weights"][1] == 0)
-    assert torch.all(trace["decoder.0.cross_attn.weights"][1] == 0)
-    torch.testing.assert_close(trace["decoder.0.cross_attn.weights"][0].sum(-1), torch.ones(3, 3))
+    checks.check_fully_masked_rows_are_zero_not_nan(fused)
 
 
 def test_fused_attention_path_equals_the_manual_path():
@@ -143,6 +114,7 @@ def test_packed_qkv_inference_path_equals_the_manual_path_and_follows_weight_upd
         model.fused_attention = True
         torch.testing.assert_close(model(src, tgt), manual, **TOL)
         assert not torch.allclose(manual, packed, atol=1e-3)
+    checks.check_packed_projection_follows_weight_updates()
 
 
 def test_trace_equals_the_unrecorded_forward():
@@ -157,12 +129,7 @@ def test_trace_equals_the_unrecorded_forward():
 
 
 def test_trace_restores_training_mode_and_records_without_dropout():
-    model = small_model(dropout=0.5).train()
-    src, tgt = ids([5, 6, 7, 2]), ids([1, 8, 9])
-    first, second = model.trace(src, tgt), model.trace(src, tgt)
-    assert model.training
-    torch.testing.assert_close(first["logits"], second["logits"])
-    assert first["logits"].grad_fn is None
+    checks.check_trace_records_without_dropout()
 
 
 def test_hooks_record_nothing_when_not_recording():
@@ -219,12 +186,7 @@ def test_greedy_decoding_stops_at_max_length():
 
 
 def test_greedy_decoding_pads_sequences_that_finished_early():
-    model = small_model()
-    out = model.greedy_decode(ids([5, 6, 7, 2], [9, 9, 9, 2]), max_new_tokens=8)
-    eos = model.config.eos_token_id
-    for row in out.tolist():
-        if eos in row:
-            assert all(t == model.config.pad_token_id for t in row[row.index(eos) + 1:])
+    checks.check_greedy_decoding_pads_after_eos()  # row 0 certainly says EOS at step 1, row 1 never
 
 
 def test_greedy_output_equals_argmax_of_the_teacher_forced_logits():
@@ -241,6 +203,7 @@ def test_model_moves_with_to_including_the_positional_buffer():
     assert model(ids([5, 6, 2]), ids([1, 4])).dtype == torch.float64
     meta = small_model().to("meta")
     assert model.src.position.pe.device.type == "cpu" and meta.src.position.pe.device.type == "meta"
+    checks.check_moves_with_to()
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device on this machine")

@@ -1,64 +1,21 @@
-"""The from-scratch core equals PyTorch's reference, nn.Transformer / nn.MultiheadAttention, at 1e-5."""
+"""The from-scratch core equals PyTorch's reference, nn.Transformer / nn.MultiheadAttention, at 1e-5.
+
+The checks live in tests/parity_checks.py; tests/test_known_bugs.py runs the same checks with the
+classic bugs put into the core (V projected with W_K, heads not transposed, /d_k, shifted causal
+mask, inverted masks, Add & Norm in the wrong order, an assumed final LayerNorm) and sees each fail.
+"""
 
 from __future__ import annotations
 
 import pytest
-import torch
 from torch import nn
 
+from tests import parity_checks as checks
 from transformer_core import Transformer, TransformerConfig
 from transformer_core.interop import config_from_nn_transformer, load_nn_transformer_weights
-from transformer_core.masks import causal_mask, to_torch_attn_mask, to_torch_key_padding_mask
 
-TOL = dict(atol=1e-5, rtol=1e-5)
-VOCAB = 40
+VOCAB = checks.VOCAB
 pytestmark = pytest.mark.filterwarnings("ignore:enable_nested_tensor is True:UserWarning")
-PAD = 0
-
-
-def make_pair(norm_first: bool, final_norm: bool, activation: str = "relu") -> tuple[Transformer, nn.Transformer]:
-    """A reference nn.Transformer with random weights and our model loaded from it."""
-    torch.manual_seed(1234)
-    reference = nn.Transformer(d_model=32, nhead=4, num_encoder_layers=3, num_decoder_layers=2, dim_feedforward=48,
-                               dropout=0.1, activation=activation, batch_first=True, norm_first=norm_first)
-    if not final_norm:  # the paper's post-LN stacks have no final norm; remove nn.Transformer's
-        reference.encoder.norm = None
-        reference.decoder.norm = None
-    config = config_from_nn_transformer(reference, VOCAB, VOCAB, final_norm=final_norm)
-    model = load_nn_transformer_weights(Transformer(config), reference)
-    # Random LayerNorm affine weights, so a swapped or skipped norm cannot hide behind weight=1, bias=0.
-    with torch.no_grad():
-        for name, param in reference.named_parameters():
-            if "norm" in name:
-                param.uniform_(0.5, 1.5) if name.endswith("weight") else param.uniform_(-0.5, 0.5)
-    load_nn_transformer_weights(model, reference)
-    return model.eval(), reference.eval()
-
-
-def padded_batch() -> tuple[torch.Tensor, torch.Tensor]:
-    """Source [3, 7] and target [3, 6] ids with right padding of different lengths."""
-    generator = torch.Generator().manual_seed(7)
-    src = torch.randint(3, VOCAB, (3, 7), generator=generator)
-    tgt = torch.randint(3, VOCAB, (3, 6), generator=generator)
-    src[1, 5:] = PAD
-    src[2, 3:] = PAD
-    tgt[0, 4:] = PAD
-    tgt[2, 2:] = PAD
-    return src, tgt
-
-
-def reference_logits(model: Transformer, reference: nn.Transformer, src, tgt) -> torch.Tensor:
-    """Our embeddings and output projection around nn.Transformer's stacks (its masks: True = blocked)."""
-    src_mask, tgt_mask = src != PAD, tgt != PAD
-    x = model.src(src, src_mask)
-    y = model.tgt(tgt, tgt_mask)
-    out = reference(
-        x, y, tgt_mask=to_torch_attn_mask(causal_mask(tgt.shape[1])),
-        src_key_padding_mask=to_torch_key_padding_mask(src_mask),
-        tgt_key_padding_mask=to_torch_key_padding_mask(tgt_mask),
-        memory_key_padding_mask=to_torch_key_padding_mask(src_mask),
-    )
-    return model.lm_head(out)
 
 
 CASES = [(norm_first, final_norm) for norm_first in (False, True) for final_norm in (False, True)]
@@ -67,63 +24,31 @@ CASES = [(norm_first, final_norm) for norm_first in (False, True) for final_norm
 @pytest.mark.parametrize("fused", [False, True], ids=["manual", "fused"])
 @pytest.mark.parametrize("norm_first,final_norm", CASES, ids=[f"norm_first={a}-final_norm={b}" for a, b in CASES])
 def test_encoder_and_decoder_stacks_equal_nn_transformer(norm_first, final_norm, fused):
-    model, reference = make_pair(norm_first, final_norm)
-    model.fused_attention = fused
-    src, tgt = padded_batch()
-    src_mask = src != PAD
-    x = model.src(src, src_mask)
-    # Gradients stay enabled for the reference: nn.TransformerEncoder's no-grad fast path would
-    # return zeros at padded positions (nested tensors) and hide the comparison there.
-    memory_ref = reference.encoder(x, src_key_padding_mask=to_torch_key_padding_mask(src_mask))
-    memory, _ = model.encode(src, src_mask)
-    torch.testing.assert_close(memory, memory_ref, **TOL)
-    torch.testing.assert_close(model(src, tgt), reference_logits(model, reference, src, tgt), **TOL)
+    checks.check_stacks_equal_nn_transformer(norm_first, final_norm, fused)
 
 
 def test_gelu_layers_equal_nn_transformer():
-    model, reference = make_pair(norm_first=False, final_norm=True, activation="gelu")
-    assert model.config.activation == "gelu"
-    src, tgt = padded_batch()
-    torch.testing.assert_close(model(src, tgt), reference_logits(model, reference, src, tgt), **TOL)
+    checks.check_stacks_equal_nn_transformer(norm_first=False, final_norm=True, activation="gelu")
+
+
+@pytest.mark.parametrize("norm_first", [False, True], ids=["post-LN", "pre-LN"])
+def test_packed_qkv_inference_under_no_grad_equals_nn_transformer(norm_first):
+    checks.check_packed_inference_equals_nn_transformer(norm_first)
 
 
 @pytest.mark.parametrize("norm_first", [False, True], ids=["post-LN", "pre-LN"])
 def test_every_head_of_every_layer_equals_nn_multihead_attention(norm_first):
-    model, reference = make_pair(norm_first, final_norm=False)
-    src, tgt = padded_batch()
-    trace = model.trace(src, tgt)
-    src_pad = to_torch_key_padding_mask(trace["src.mask"])
-    tgt_pad = to_torch_key_padding_mask(trace["tgt.mask"])
-    blocked_future = to_torch_attn_mask(trace["tgt.causal_mask"])
-
-    def check(prefix: str, mha: nn.MultiheadAttention, query, key_value, key_padding_mask, attn_mask=None):
-        out, weights = mha(query, key_value, key_value, key_padding_mask=key_padding_mask, attn_mask=attn_mask,
-                           need_weights=True, average_attn_weights=False)  # weights [B, H, T, S]
-        torch.testing.assert_close(trace[f"{prefix}.weights"], weights, **TOL)
-        torch.testing.assert_close(trace[f"{prefix}.out"], out, **TOL)
-
-    for i, layer in enumerate(reference.encoder.layers):
-        # The attention's input: the layer input (post-LN) or its LayerNorm (pre-LN).
-        attn_in = trace[f"encoder.{i}.norm1"] if norm_first else trace[f"encoder.{i}.in"]
-        check(f"encoder.{i}.self_attn", layer.self_attn, attn_in, attn_in, src_pad)
-    memory = trace["encoder.out"]
-    for i, layer in enumerate(reference.decoder.layers):
-        self_in = trace[f"decoder.{i}.norm1"] if norm_first else trace[f"decoder.{i}.in"]
-        check(f"decoder.{i}.self_attn", layer.self_attn, self_in, self_in, tgt_pad, blocked_future)
-        cross_in = trace[f"decoder.{i}.norm2"] if norm_first else trace[f"decoder.{i}.norm1"]
-        check(f"decoder.{i}.cross_attn", layer.multihead_attn, cross_in, memory, src_pad)
+    checks.check_heads_equal_nn_multihead_attention(norm_first)
 
 
-def test_cross_attention_projects_values_with_w_v_not_w_k():
-    """The classic tutorial bug (V = x W_K) changes the output; ours uses each projection once."""
-    model, reference = make_pair(norm_first=False, final_norm=False)
-    src, tgt = padded_batch()
-    expected = reference_logits(model, reference, src, tgt)
-    with torch.no_grad():
-        attention = model.decoder.layers[0].cross_attn
-        attention.w_v.weight.copy_(attention.w_k.weight)
-        attention.w_v.bias.copy_(attention.w_k.bias)
-    assert not torch.allclose(model(src, tgt), expected, atol=1e-3)
+def test_mask_helpers_convert_to_pytorchs_true_means_blocked():
+    checks.check_masks_convert_to_pytorch_convention()
+
+
+def test_reference_causal_mask_is_nn_transformers_own():
+    """The parity checks' causal mask comes from nn.Transformer, not from the code under test."""
+    assert checks.reference_blocked_future(3).tolist() == [[False, True, True], [False, False, True],
+                                                           [False, False, False]]
 
 
 def test_loading_rejects_a_module_of_another_shape():

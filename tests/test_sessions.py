@@ -1,18 +1,17 @@
 """Many sessions on ONE Streamlit server (issue 6): 16 browser contexts (= 16 Streamlit sessions) open the
 encoder page at once with 16 different sentences over every available model; all must draw completely with
 no exception box, each must keep its own sentence, and the server's peak resident memory (VmHWM) must stay
-under 1.5 GB. The trace cache's bounds (read from pages/_shared.py by name) must be finite and small enough
-that a full cache plus the models fits that budget. Run with `-s` to see the figures."""
+under 1.5 GB; each session's drawn head map must carry ITS sentence's tokens and ITS trace's weights
+(trace_text on its own model and sentence). The cache budget (no browser) is tests/test_cache_budget.py.
+Run with `-s` to see the figures."""
 
 from __future__ import annotations
 
 import importlib
 import os
-import re
-import subprocess
-import sys
 import time
 
+import numpy as np
 import pytest
 
 import transformer_core as core
@@ -28,6 +27,8 @@ from tests.browser_helpers import (
     rss_bytes,
     streamlit_server,
 )
+from tests.test_cache_budget import BUDGET, WANTED_MODELS, parse_bytes
+from viz.figures import unique_labels
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -36,9 +37,7 @@ require_chromium()
 sync_api = pytest.importorskip("playwright.sync_api")
 
 ERROR_BOX = "[data-testid=stAlertContentError]"  # st.error
-BUDGET = 1.5e9  # bytes: the issue's limit for the whole server process
 N_SESSIONS = 16
-WANTED_MODELS = ("ko-en-toy", "minilm-l6", "paper-base", "reverse")
 MODELS = [info.name for info in core.list_models() if info.available and info.name in WANTED_MODELS]
 SENTENCES = [  # 16 different sentences: Korean, English, emoji, mixed
     "고양이가 공원에서 생선을 먹었다.",
@@ -59,34 +58,6 @@ SENTENCES = [  # 16 different sentences: Korean, English, emoji, mixed
     "mixed 한글 English 123 ✨",
 ]
 assert len(set(SENTENCES)) == N_SESSIONS
-
-
-def parse_bytes(value: object) -> float:
-    """An int/float byte count, or a size string like "512MB", "1GiB", "256 MiB" (Streamlit's style)."""
-    if isinstance(value, int | float):
-        return float(value)
-    match = re.fullmatch(r"\s*([\d.]+)\s*([kmgt]?)(i?)b?\s*", str(value), re.IGNORECASE)
-    if not match:
-        raise ValueError(f"cannot read a byte size from {value!r}")
-    number, prefix, binary = match.groups()
-    base = 1024 if binary else 1000
-    return float(number) * base ** "_kmgt".index(prefix.lower() or "_")
-
-
-def model_bytes(name: str) -> int:
-    """Bytes of a model's parameters and buffers (what get_model keeps resident)."""
-    model = core.load(name).model
-    return sum(t.numel() * t.element_size() for t in [*model.parameters(), *model.buffers()])
-
-
-def runtime_baseline_bytes() -> int:
-    """Resident memory of a bare interpreter that imported what the app imports (no model, no trace)."""
-    code = ("import streamlit, torch, transformers, plotly.graph_objects, pandas, numpy\n"
-            "import transformer_core, viz.figures\n"
-            "print([l for l in open('/proc/self/status') if l.startswith('VmRSS')][0].split()[1])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180,
-                         env={**os.environ, "HF_HUB_OFFLINE": "1"}, cwd=core.loading.REPO_ROOT, check=True)
-    return int(out.stdout.strip().splitlines()[-1]) * 1024
 
 
 def wait_all_drawn(tabs: list, expected: list[int], start: float, timeout: float = 420.0,
@@ -123,36 +94,23 @@ def wait_all_drawn(tabs: list, expected: list[int], start: float, timeout: float
     return [float(d) for d in done]
 
 
-def test_trace_cache_is_bounded_within_the_budget():
-    shared = importlib.import_module("pages._shared")
-    entries = getattr(shared, "TRACE_CACHE_ENTRIES", None)
-    max_bytes = getattr(shared, "TRACE_CACHE_BYTES", None)
-    assert entries is not None and max_bytes is not None, "pages/_shared.py names no TRACE_CACHE_ENTRIES/BYTES"
-    entries, cache_bytes = int(entries), parse_bytes(max_bytes)
-    assert 1 <= entries <= 256, entries
-    assert 0 < cache_bytes < float("inf"), max_bytes
-    # the shared cache the app builds (st.cache_resource) is bounded by these constants
-    from transformer_core.cache import BoundedCache
-    if callable(getattr(shared, "trace_cache", None)):
-        cache = shared.trace_cache()
-        assert isinstance(cache, BoundedCache), type(cache)
-        assert (cache.max_entries, cache.max_bytes) == (entries, int(cache_bytes))
-    models = {name: model_bytes(name) for name in MODELS}
-    baseline = runtime_baseline_bytes()
-    total = baseline + sum(models.values()) + cache_bytes
-    print(f"\n[cache budget] entries {entries}, bytes {cache_bytes / 1e6:.0f} MB ({max_bytes!r}); models "
-          + ", ".join(f"{n} {b / 1e6:.0f} MB" for n, b in models.items())
-          + f"; runtime baseline {baseline / 1e6:.0f} MB; worst case {total / 1e6:.0f} MB of {BUDGET / 1e6:.0f} MB")
-    assert total < BUDGET, (f"a full trace cache ({cache_bytes / 1e6:.0f} MB) + models "
-                            f"({sum(models.values()) / 1e6:.0f} MB) + runtime ({baseline / 1e6:.0f} MB) "
-                            f"= {total / 1e6:.0f} MB does not fit {BUDGET / 1e6:.0f} MB")
+def drawn_head_detail(tab) -> dict:
+    """What the first chart (the encoder's head detail, layer 0 head 0) draws: its key-axis token labels
+    and its attention weights panel, read from plotly's own data in the page."""
+    return tab.evaluate("""() => {
+      const plot = document.querySelector('.js-plotly-plot');
+      const maps = (plot._fullData || []).filter(t => t.type === 'heatmap');
+      const weights = maps[maps.length - 4];  // scores (| masked) | weights, then Q | K | V
+      return {labels: Array.from(maps[0].x), weights: Array.from(weights.z, row => Array.from(row))};
+    }""")
 
 
 def test_sixteen_sessions_at_once_on_one_server():
     if not MODELS:
         pytest.skip("no bundled model is available")
     models = [MODELS[i % len(MODELS)] for i in range(N_SESSIONS)]
-    shapes = {m: core.load(m).config for m in set(models)}
+    loaded = {m: core.load(m) for m in set(models)}
+    shapes = {m: loaded[m].config for m in loaded}
     expected = [expected_heatmaps("encoder", shapes[m].n_heads, shapes[m].has_decoder, shapes[m].type_vocab_size > 0)
                 for m in models]
     with streamlit_server(timeout=90) as server, sync_api.sync_playwright() as playwright:
@@ -168,11 +126,17 @@ def test_sixteen_sessions_at_once_on_one_server():
                          timeout=120_000)
             seconds = wait_all_drawn(tabs, expected, start)
             wall = time.perf_counter() - start
-            for index, tab in enumerate(tabs):  # each session kept its own sentence and model
+            for index, tab in enumerate(tabs):  # each session kept its own sentence, model AND drawings
                 assert tab.locator(EXCEPTION).count() == 0, index
                 box = tab.locator("[data-testid=stSidebar] [data-testid=stTextInput] input")
                 assert box.input_value() == SENTENCES[index], index
                 assert tab.locator("h1").first.inner_text().strip()
+                own = core.trace_text(loaded[models[index]], SENTENCES[index])
+                drawn = drawn_head_detail(tab)
+                assert drawn["labels"] == unique_labels(own.src_tokens), (index, drawn["labels"], own.src_tokens)
+                expected_weights = own.trace["encoder.0.self_attn.weights"][0, 0].numpy()
+                np.testing.assert_allclose(np.array(drawn["weights"], dtype=np.float64), expected_weights,
+                                           atol=1e-3, err_msg=f"session {index} draws another trace's weights")
             peak = peak_rss_bytes(server.pid)
             now = rss_bytes(server.pid)
             server_cpu = cpu_seconds(server.pid) - idle_cpu

@@ -61,27 +61,37 @@ def test_encoding_appends_eos(saved_tokenizer):
 
 
 @pytest.mark.parametrize("text", WEIRD_INPUTS)
-def test_weird_input_never_crashes(saved_tokenizer, text):
+def test_weird_input_ends_with_eos_and_decodes_without_loss(saved_tokenizer, text):
     _, tokenizer = saved_tokenizer
     ids = tokenizer(text)["input_ids"]
     assert ids[-1] == EOS_ID
-    assert isinstance(tokenizer.decode(ids, skip_special_tokens=True), str)
+    decoded = tokenizer.decode(ids, skip_special_tokens=True)
+    assert not any(special in decoded and special not in text for special in tokenizer.all_special_tokens), decoded
+    if not set(tokenizer.all_special_ids) & set(ids[:-1]):  # only real pieces (no <unk>) before the EOS:
+        assert tokenizer(decoded)["input_ids"] == ids, (text, decoded)  # decoding loses nothing
 
 
-def test_ko_en_words_and_punctuation(ko_en):
+def test_ko_en_pieces_and_punctuation(ko_en):
+    """Korean words split into stem + particle/ending pieces; English words stay whole."""
     tokens = ko_en.convert_ids_to_tokens(ko_en("고양이가 생선을 먹었니?")["input_ids"])
-    assert tokens == ["고양이가", "생선을", "먹었니", "?", "</s>"]
+    assert tokens == ["고양이", "##가", "생선", "##을", "먹었", "##니", "?", "</s>"]
     tokens = ko_en.convert_ids_to_tokens(ko_en("A cat eats fish.")["input_ids"])
     assert tokens == ["A", "cat", "eats", "fish", ".", "</s>"]
-    # Punctuation splits even without spaces, and Korean/English words outside the grammar are <unk>.
+    # A known stem with a known ending is known even if the grammar never wrote this sentence.
+    tokens = ko_en.convert_ids_to_tokens(ko_en("우리 엄마는 학교에 갔어요.")["input_ids"])
+    assert tokens == ["우리", "엄마", "##는", "학교", "##에", "갔", "##어요", ".", "</s>"]
+    # Punctuation splits even without spaces; a word with any unknown part is one <unk>.
     tokens = ko_en.convert_ids_to_tokens(ko_en("고양이가 생선을 좋아해요!?")["input_ids"])
-    assert tokens == ["고양이가", "생선을", "<unk>", "<unk>", "?", "</s>"]
+    assert tokens == ["고양이", "##가", "생선", "##을", "좋아", "##해", "##요", "<unk>", "?", "</s>"]
+    tokens = ko_en.convert_ids_to_tokens(ko_en("고양이가 생선을 좋아하거든요")["input_ids"])
+    assert tokens == ["고양이", "##가", "생선", "##을", "<unk>", "</s>"]
     assert ko_en.convert_ids_to_tokens(ko_en("Hello 😀 world")["input_ids"]) == ["<unk>"] * 3 + ["</s>"]
 
 
 def test_ko_en_shares_one_vocabulary(ko_en):
     vocab = ko_en.get_vocab()
-    assert "고양이가" in vocab and "cat" in vocab and "The" in vocab and "the" in vocab
+    assert "고양이" in vocab and "##가" in vocab and "cat" in vocab and "The" in vocab and "the" in vocab
+    assert "고양이가" not in vocab  # particles are pieces of their own
     assert len(set(vocab.values())) == len(vocab) == len(ko_en)
 
 
@@ -133,3 +143,16 @@ def test_bundled_reverse_tokenizer_matches_the_code():
     if not (directory / "tokenizer.json").is_file():
         pytest.fail(f"{Path(directory)} has no tokenizer.json")
     assert load_tokenizer(directory).get_vocab() == build_tokenizer("reverse").get_vocab()
+
+
+@pytest.mark.parametrize("task", ["ko-en", "reverse"])
+def test_typed_special_tokens_stay_text(task, tmp_path):
+    """"<pad>", "</s>", "<s>", "<unk>" typed by a user are characters, never control tokens."""
+    build_tokenizer(task).save_pretrained(str(tmp_path))
+    tokenizer = load_tokenizer(tmp_path)
+    for text in ["<pad>", "</s>", "<s>", "<unk>", "a </s> b", "<pad><pad>", "[SEP] [CLS] [PAD] [MASK]"]:
+        ids = tokenizer(text)["input_ids"]
+        assert ids[-1] == EOS_ID and EOS_ID not in ids[:-1]
+        assert PAD_ID not in ids and BOS_ID not in ids
+        if task == "reverse":  # character level: every typed character is its own token
+            assert len(ids) == len(text) + 1

@@ -6,10 +6,14 @@ import csv
 import json
 
 import torch
+from safetensors.torch import load_file
 
 import transformer_core
+from tests import parity_checks as checks
 from transformer_core import evaluate, train
+from transformer_core.batching import pad_batch
 from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, build_tokenizer
+from transformer_core.generation import generate
 
 
 def tiny_settings(task: str, steps: int = 40, **overrides) -> train.TrainSettings:
@@ -101,20 +105,25 @@ def test_cli_writes_a_loadable_model_dir(tmp_path):
     assert "exact match" in (out / "README.md").read_text(encoding="utf-8")
 
     loaded = transformer_core.load(out)
-    result = transformer_core.trace_text(loaded, "고양이가 생선을 먹는다.")
-    assert isinstance(result.output_text, str)
+    saved = load_file(str(out / "model.safetensors"))  # the loaded weights are the ones written
+    state = loaded.model.state_dict()
+    assert saved and "lm_head.weight" in state
+    for name, tensor in saved.items():
+        torch.testing.assert_close(state[name], tensor, rtol=0, atol=0, msg=name)
+    checks.check_text_trace_is_the_models_own_output(loaded, "고양이가 생선을 먹는다.")
     metrics = evaluate.evaluate_model(loaded, n=10, seed=3)
     assert 0.0 <= metrics["exact_match"] <= 1.0 and 0.0 <= metrics["alignment_accuracy"] <= 1.0
     assert len(metrics["per_layer"]) == loaded.config.n_decoder_layers
 
 
-def test_fast_greedy_decode_matches_the_core(tmp_path):
+def test_batched_generation_used_by_evaluate_matches_the_core(tmp_path):
     result = train.train(tiny_settings("ko-en", steps=30), tiny_config("ko-en"), progress=False)
     model = result.model
     tokenizer = result.tokenizer
     texts = ["고양이가 생선을 먹는다.", "그 개는 작다.", "민수가 어제 학교에 갔니?"]
-    batch = evaluate.pad([tokenizer(t)["input_ids"] for t in texts])
-    fast = evaluate.greedy_decode_batch(model, batch, max_new_tokens=12)
+    batch = pad_batch([tokenizer(t)["input_ids"] for t in texts], PAD_ID)
+    decoded = generate(model, batch, max_new_tokens=12)
+    fast = [decoded.tokens(row) for row in range(len(texts))]
     for row, text in zip(fast, texts, strict=True):
         core = model.greedy_decode(torch.tensor([tokenizer(text)["input_ids"]]), max_new_tokens=12)[0].tolist()[1:]
         core = core[: core.index(EOS_ID)] if EOS_ID in core else core

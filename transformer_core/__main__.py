@@ -43,8 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("models", help="list the models and whether they load here")
     args = parser.parse_args(argv)
     if args.command == "models":
-        for info in list_models():
-            print(f"{info.name:<14} {'ok' if info.available else 'unavailable: ' + info.reason}")
+        for info in list_models(all_architectures=True):
+            kind = "" if info.architecture == "transformer-explorer" else f" ({info.architecture})"
+            print(f"{info.name:<20} {'ok' if info.available else 'unavailable: ' + info.reason}{kind}")
         return 0
     try:
         result = trace_text(load(args.model), args.text)

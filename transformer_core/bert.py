@@ -19,8 +19,8 @@ from pathlib import Path
 import torch
 
 from .config import TransformerConfig
-from .loading import LoadedModel, ModelUnavailableError, load_tokenizer
 from .model import Transformer
+from .model_files import LoadedModel, ModelUnavailableError, load_tokenizer
 
 MINILM_NAME = "minilm-l6"
 MINILM_DESCRIPTION = (

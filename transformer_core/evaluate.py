@@ -2,11 +2,14 @@
 
     python -m transformer_core.evaluate models/ko-en-toy [--json] [--n 500] [--seed 0]
     python -m transformer_core.evaluate models/reverse --json
+    python -m transformer_core.evaluate models/ko-en-toy --head-importance --json   (importance.py)
 
 Exact match: the greedy output equals the reference, token for token. Alignment: teacher-forced on
 the reference, the cross-attention row that predicts each target word (its query is the previous
 token) must have its largest weight on the gold source word (see alignment.py); reported per decoder
-layer for the head average, and for every single head. JSON keys: exact_match, exact_match_by_group,
+layer for the head average, and for every single head. The 2015 attention RNN (rnn.py) has one
+alignment per step (`rnn.attn.weights`): it is scored as one layer with one head
+(`cross_attention_maps`). JSON keys: exact_match, exact_match_by_group,
 alignment_accuracy (best layer, head average), best_layer, best_head {layer, head, accuracy},
 alignment_accuracy_best_head, per_layer, per_head, scored_words, input_row_alignment (diagnostic:
 the same score on the row whose query is the target word itself), failures (up to 20 misses).
@@ -17,103 +20,30 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 import torch
 
 from .alignment import alignment_hits, anti_diagonal_gold
-from .data import BOS_ID, EOS_ID, PAD_ID, is_held_out
+from .batching import pad_batch
+from .data import EOS_ID, is_held_out
 from .data.ko_en import KoEnGrammar
 from .data.reverse import ReverseData
+from .generation import generate
+from .heldout import REAL_SENTENCES, Example
+from .hooks import Patch
 from .loading import LoadedModel, load
-from .masks import causal_mask, padding_mask
 from .model import Transformer
-
-# Hand-written sentences (not from any generator) for the reverse model, each at most 64 characters.
-REAL_SENTENCES = [
-    "안녕하세요, 만나서 반갑습니다.",
-    "오늘은 날씨가 정말 좋네요!",
-    "저는 서울에서 태어나고 자랐어요.",
-    "내일 아침 9시에 회의가 있습니다.",
-    "이 책은 정말 재미있었어요 😀",
-    "배고파서 라면을 두 그릇이나 먹었다.",
-    "한국어는 배우기 어렵지만 재미있어요.",
-    "지하철 2호선을 타고 강남역에서 내리세요.",
-    "ㅋㅋㅋ 진짜 웃기다 ㅎㅎ",
-    "비가 와서 우산을 챙겼어요.",
-    "The quick brown fox jumps over the lazy dog.",
-    "Hello, world! How are you today?",
-    "I'd like a cup of coffee, please.",
-    "She sells seashells by the seashore.",
-    "To be, or not to be: that is the question.",
-    "Meet me at 7:30 p.m. near the station.",
-    "My e-mail is kim@example.com (work).",
-    "It's 25°C and sunny in Seoul 🌞",
-    "Transformers map sequences to sequences.",
-    "Don't panic! 🚀 Everything is fine.",
-    "서울 Seoul 2024 — 한영 mixed text!",
-    "Café au lait costs €3.50 in Paris.",
-    "Attention is all you need.",
-    "우리는 모두 함께 노래를 불렀다 🎵",
-]
-
-
-@dataclass(frozen=True)
-class Example:
-    """One evaluation item: source ids (with EOS), reference target ids, gold alignment, group name."""
-
-    source_ids: list[int]
-    target_ids: list[int]
-    gold: list[tuple[int, ...]]
-    group: str
-
-
-# --- decoding ------------------------------------------------------------------------------------
-
-def decoder_states_from_memory(model: Transformer, memory: torch.Tensor, src_mask: torch.Tensor,
-                               tgt_ids: torch.Tensor) -> torch.Tensor:
-    """Transformer.decode without the output projection: [B,T] ids -> [B,T,D]."""
-    tgt_mask = padding_mask(tgt_ids, model.config.pad_token_id)
-    y = model.tgt(tgt_ids, tgt_mask)
-    causal = causal_mask(tgt_ids.shape[1], tgt_ids.device)
-    return model.decoder(y, memory, tgt_mask, causal, src_mask, model.fused_attention)
-
-
-@torch.no_grad()
-def greedy_decode_batch(model: Transformer, src: torch.Tensor, max_new_tokens: int) -> list[list[int]]:
-    """Greedy outputs (without BOS and EOS) for a padded batch; same result as Transformer.greedy_decode,
-    but only the last position goes through the output projection (12k-way for the reverse model)."""
-    model.eval()
-    memory, src_mask = model.encode(src)
-    out = torch.full((src.shape[0], 1), BOS_ID, dtype=torch.long, device=src.device)
-    done = torch.zeros(src.shape[0], dtype=torch.bool, device=src.device)
-    for _ in range(min(max_new_tokens, model.config.max_len - 1)):
-        states = decoder_states_from_memory(model, memory, src_mask, out)
-        next_id = model.lm_head(states[:, -1]).argmax(-1)
-        next_id = torch.where(done, torch.full_like(next_id, PAD_ID), next_id)
-        out = torch.cat([out, next_id[:, None]], dim=1)
-        done |= next_id == EOS_ID
-        if done.all():
-            break
-    results = []
-    for row in out[:, 1:].tolist():
-        results.append(row[: row.index(EOS_ID)] if EOS_ID in row else row)
-    return results
-
-
-def pad(sequences: list[list[int]]) -> torch.Tensor:
-    width = max(len(s) for s in sequences)
-    return torch.tensor([s + [PAD_ID] * (width - len(s)) for s in sequences], dtype=torch.long)
-
 
 # --- samples --------------------------------------------------------------------------------------
 
-def ko_en_examples(tokenizer, n: int, seed: int) -> list[Example]:
-    """`n` distinct held-out sentence pairs (their Korean text hashes into the evaluation bucket)."""
+def ko_en_examples(tokenizer, n: int, seed: int, core: bool = False) -> list[Example]:
+    """`n` distinct held-out sentence pairs (their Korean text hashes into the evaluation bucket);
+    `core=True` draws them from the compact core grammar (`KoEnGrammar(seed, core=True)`)."""
     vocab = tokenizer.get_vocab()
-    grammar = KoEnGrammar(seed)
+    grammar = KoEnGrammar(seed, core=core)
     seen: set[str] = set()
     examples = []
     while len(examples) < n:
@@ -149,10 +79,21 @@ def reverse_examples_for_eval(tokenizer, n: int, seed: int) -> list[Example]:
 
 # --- scoring --------------------------------------------------------------------------------------
 
-def score(model: Transformer, examples: list[Example], batch_size: int, max_new: int | None = None) -> dict:
-    """Exact match (overall and by group) and alignment hits per decoder layer and head."""
+def cross_attention_maps(trace) -> list[np.ndarray]:
+    """The alignment matrices of a teacher-forced trace, one [B,H,T,S] array per decoder layer:
+    `decoder.{i}.cross_attn.weights` for a Transformer; for the attention RNN, `rnn.attn.weights`
+    [B,T,S] as one layer with one head ([B,1,T,S]). Row t predicts target token t."""
+    if "rnn.attn.weights" in trace:
+        return [trace["rnn.attn.weights"].float().numpy()[:, None]]  # [B,T,S] -> [B,1,T,S]
+    return [trace[f"decoder.{i}.cross_attn.weights"].float().numpy() for i in range(trace.n_layers("decoder"))]
+
+
+def score(model: Transformer, examples: list[Example], batch_size: int, max_new: int | None = None,
+          patches: Mapping[str, Patch] | None = None) -> dict:
+    """Exact match (overall and by group) and alignment hits per decoder layer and head (under `patches`)."""
     cfg = model.config
-    n_layers, n_heads = cfg.n_decoder_layers, cfg.n_heads
+    # The attention RNN (rnn.py): one alignment per step, scored as one layer with one head.
+    n_layers, n_heads = (cfg.n_decoder_layers, cfg.n_heads) if isinstance(model, Transformer) else (1, 1)
     head_hits = np.zeros((n_layers, n_heads, 2), dtype=np.int64)  # correct, scored
     layer_hits = np.zeros((n_layers, 2), dtype=np.int64)
     # Diagnostic: the row whose query IS target word t (row t + 1) instead of the row that predicts it.
@@ -162,18 +103,19 @@ def score(model: Transformer, examples: list[Example], batch_size: int, max_new:
     order = sorted(range(len(examples)), key=lambda i: len(examples[i].source_ids))
     for start in range(0, len(order), batch_size):
         batch = [examples[i] for i in order[start:start + batch_size]]
-        src = pad([e.source_ids for e in batch])
+        src = pad_batch([e.source_ids for e in batch], cfg.pad_token_id)
         limit = max_new or max(2 * len(e.source_ids) + 10 for e in batch)
-        outputs = greedy_decode_batch(model, src, limit)
+        decoded = generate(model, src, max_new_tokens=limit, patches=patches)  # greedy (KV cache unless patched)
+        outputs = [decoded.tokens(row) for row in range(len(batch))]  # without BOS and EOS
         for example, output in zip(batch, outputs, strict=True):
             ok = output == example.target_ids
             matches.setdefault(example.group, []).append(ok)
             if not ok and len(failures) < 20:
                 failures.append({"source_ids": example.source_ids, "output_ids": output,
                                  "target_ids": example.target_ids})
-        trace = model.trace(src, pad([[BOS_ID, *e.target_ids] for e in batch]))
-        for layer in range(n_layers):
-            weights = trace[f"decoder.{layer}.cross_attn.weights"].float().numpy()  # [B,H,T,S]
+        tgt = pad_batch([[cfg.bos_token_id, *e.target_ids] for e in batch], cfg.pad_token_id)
+        trace = model.trace(src, tgt, patches=patches)
+        for layer, weights in enumerate(cross_attention_maps(trace)):  # [B,H,T,S]
             for b, example in enumerate(batch):
                 n_words = len(example.source_ids) - 1  # the appended EOS is not a word
                 rows = len(example.target_ids)
@@ -224,14 +166,30 @@ def task_of(loaded: LoadedModel) -> str:
     return "reverse" if loaded.config.src_vocab_size > 10000 else "ko-en"
 
 
+def trained_on_core(loaded: LoadedModel) -> bool:
+    """Was the model trained on the core grammar? (config.json "grammar": "core", written by the lab)."""
+    if loaded.directory is not None and (loaded.directory / "config.json").is_file():
+        return json.loads((loaded.directory / "config.json").read_text(encoding="utf-8")).get("grammar") == "core"
+    return False
+
+
 def evaluate_model(loaded: LoadedModel, task: str | None = None, n: int = 500, seed: int = 0,
-                   batch_size: int = 64) -> dict:
-    """Metrics of `loaded` on `n` fresh held-out examples of its task."""
+                   batch_size: int = 64, core: bool | None = None) -> dict:
+    """Metrics of `loaded` on `n` fresh held-out examples of its task.
+
+    ko-en: `core` True measures on the core grammar, False on the whole grammar, None: what
+    config.json's "grammar" says ("core" or anything else = the whole grammar)."""
     task = task or task_of(loaded)
     if task == "ko-en":
-        examples = ko_en_examples(loaded.tokenizer, n, seed)
+        core = trained_on_core(loaded) if core is None else core
+        examples = ko_en_examples(loaded.tokenizer, n, seed, core=core)
     elif task == "reverse":
         examples = reverse_examples_for_eval(loaded.tokenizer, n, seed)
+    elif task.startswith("letters-"):  # the training lab's copy / reverse / sort of a-z strings
+        from .training.recipes import held_out_examples
+
+        examples = [Example(e.source_ids, e.target_ids, e.gold, "generated")
+                    for e in held_out_examples(task.removeprefix("letters-"), loaded.tokenizer, n, seed)]
     else:
         raise ValueError(f"unknown task {task!r}")
     with torch.no_grad():
@@ -242,7 +200,8 @@ def evaluate_model(loaded: LoadedModel, task: str | None = None, n: int = 500, s
          "output": tokenizer.decode(f["output_ids"], skip_special_tokens=True),
          "expected": tokenizer.decode(f["target_ids"], skip_special_tokens=True)} for f in metrics["failures"]
     ]
-    return {"model": loaded.name, "task": task, "n": n, "seed": seed, **metrics}
+    grammar = {"grammar": "core" if core else "full"} if task == "ko-en" else {}
+    return {"model": loaded.name, "task": task, "n": n, "seed": seed, **grammar, **metrics}
 
 
 def format_report(metrics: dict) -> str:
@@ -268,17 +227,64 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m transformer_core.evaluate", description=__doc__.split("\n")[0])
     parser.add_argument("model", help="model directory or name (e.g. models/ko-en-toy)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--n", type=int, default=500, help="held-out examples to draw")
+    parser.add_argument("--n", type=int, help="held-out examples to draw (default 500; 200 with --head-importance)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--task", choices=["ko-en", "reverse"], help="default: from config.json")
     parser.add_argument("--batch-size", type=int, default=64)
+    parser.add_argument("--core", action=argparse.BooleanOptionalAction, default=None,
+                        help="ko-en: measure on the core grammar (default: config.json's \"grammar\")")
+    parser.add_argument("--head-importance", action="store_true",
+                        help="switch off each head (and each layer) alone and measure the drop; writes "
+                             "head_importance.json into the model directory (see importance.py)")
+    parser.add_argument("--method", choices=["zero", "mean", "uniform"], default="zero",
+                        help="how --head-importance switches a head off")
+    parser.add_argument("--max-rows", type=int, default=256, help="batch rows per pass for --head-importance")
     args = parser.parse_args(argv)
     loaded = load(Path(args.model) if Path(args.model).is_dir() else args.model)
-    metrics = evaluate_model(loaded, args.task, args.n, args.seed, args.batch_size)
+    if args.head_importance:
+        return head_importance_main(loaded, args)
+    metrics = evaluate_model(loaded, args.task, args.n or 500, args.seed, args.batch_size, core=args.core)
     if args.json:
         print(json.dumps(metrics, ensure_ascii=False))
     else:
         print(format_report(metrics))
+    return 0
+
+
+def examples_for(loaded: LoadedModel, task: str, n: int, seed: int, core: bool | None = None) -> list[Example]:
+    """The held-out sample of a task (ko-en: n sentence pairs, core grammar as evaluate_model decides;
+    reverse: n texts + the hand-written ones)."""
+    if task == "ko-en":
+        return ko_en_examples(loaded.tokenizer, n, seed, core=trained_on_core(loaded) if core is None else core)
+    if task == "reverse":
+        return reverse_examples_for_eval(loaded.tokenizer, n, seed)
+    raise ValueError(f"unknown task {task!r}")
+
+
+def head_importance_main(loaded: LoadedModel, args) -> int:
+    """--head-importance: the table, printed and written to <model dir>/head_importance.json."""
+    from .importance import FILE_NAME, format_table, head_importance
+
+    task = args.task or task_of(loaded)
+    n = args.n or 200
+    examples = examples_for(loaded, task, n, args.seed, args.core)
+    last = [-1]
+
+    def progress(done: int, total: int) -> None:
+        percent = 100 * done // total
+        if percent // 10 != last[0]:
+            last[0] = percent // 10
+            print(f"head importance: {percent}% ({done}/{total} experiment x example pairs)", file=sys.stderr)
+
+    result = head_importance(loaded, examples, task, args.method, args.batch_size, args.max_rows, progress)
+    result["seed"] = args.seed
+    if task == "ko-en":
+        result["grammar"] = "core" if (trained_on_core(loaded) if args.core is None else args.core) else "full"
+    if loaded.directory is not None:
+        path = loaded.directory / FILE_NAME
+        path.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"wrote {path}", file=sys.stderr)
+    print(json.dumps(result, ensure_ascii=False) if args.json else format_table(result))
     return 0
 
 

@@ -1,34 +1,42 @@
 """Model directories and built-ins.
 
 A model directory is Hugging Face-style:
-    config.json         TransformerConfig fields (+ "model_type", free-form "description")
+    config.json         the config's fields (+ "model_type", free-form "description"); model_type
+                        "transformer-explorer" is a `Transformer`, "rnn-attention" the 2015
+                        attention RNN of rnn.py (`ARCHITECTURES`)
     model.safetensors   the weights (safetensors.torch.save_model, so tied weights are fine)
     tokenizer.json      built with the `tokenizers` library (+ tokenizer_config.json)
 The tokenizer is always loaded with `transformers.AutoTokenizer.from_pretrained(dir)`.
 
 `load(name)` resolves, in order: an existing directory path, a built-in name
-(`paper-base`, `minilm-l6`), then `models/NAME`.
+(`paper-base`, `minilm-l6`), then `models/NAME`, then `lab_models/NAME` (models the training lab
+saved, outside git; env TRANSFORMER_EXPLORER_LAB_MODELS).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 import torch
 
-# Imported here, once, in the importing thread: transformers' lazy module is not thread-safe on
-# first use (8 sessions loading at once on a fresh server failed with ImportError in 5-7 of them).
-from transformers import AutoTokenizer, PreTrainedConfig
-
 from .config import TransformerConfig
 from .model import Transformer
+from .model_files import MODEL_TYPE, LoadedModel, ModelUnavailableError, load_tokenizer
+from .rnn import MODEL_TYPE as RNN_MODEL_TYPE
+from .rnn import RNNConfig, RNNTranslator
 
-MODEL_TYPE = "transformer-explorer"
+# config.json's "model_type" -> (config class, model class). Only MODEL_TYPE models go through the
+# app's stage pages and its model picker; the others are listed by list_models(all_architectures=True).
+ARCHITECTURES: dict[str, tuple[type, type[torch.nn.Module]]] = {
+    MODEL_TYPE: (TransformerConfig, Transformer),
+    RNN_MODEL_TYPE: (RNNConfig, RNNTranslator),
+}
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -37,22 +45,9 @@ def models_dir() -> Path:
     return Path(os.environ.get("TRANSFORMER_EXPLORER_MODELS", REPO_ROOT / "models"))
 
 
-@dataclass
-class LoadedModel:
-    """A model ready for `trace_text`: the network, its tokenizer and what it is."""
-
-    name: str
-    model: Transformer
-    tokenizer: object  # a transformers PreTrainedTokenizerFast
-    config: TransformerConfig
-    kind: Literal["encoder-decoder", "encoder"]
-    directory: Path | None = None
-    trained: bool = True
-    description: str = ""
-
-    @property
-    def device(self) -> torch.device:
-        return next(self.model.parameters()).device
+def lab_models_dir() -> Path:
+    """Where the training lab saves its models (override with TRANSFORMER_EXPLORER_LAB_MODELS)."""
+    return Path(os.environ.get("TRANSFORMER_EXPLORER_LAB_MODELS", REPO_ROOT / "lab_models"))
 
 
 @dataclass(frozen=True)
@@ -63,28 +58,8 @@ class ModelInfo:
     available: bool
     reason: str = ""
     builtin: bool = False
-
-
-class ModelUnavailableError(RuntimeError):
-    """A model that exists by name but cannot be loaded here (plain-language reason)."""
-
-
-def load_tokenizer(directory: str | Path):
-    """AutoTokenizer from a local directory, never the network."""
-    directory = Path(directory)
-    kwargs = {}
-    if _is_our_config(directory / "config.json"):
-        # AutoTokenizer would parse our config.json as a transformers config and warn about the
-        # unknown model_type; tokenizer_config.json already names the tokenizer class.
-        kwargs["config"] = PreTrainedConfig()
-    return AutoTokenizer.from_pretrained(str(directory), local_files_only=True, **kwargs)
-
-
-def _is_our_config(path: Path) -> bool:
-    try:
-        return json.loads(path.read_text(encoding="utf-8")).get("model_type") == MODEL_TYPE
-    except (OSError, ValueError, AttributeError):
-        return False
+    lab: bool = False  # saved by the training lab (lab_models/)
+    architecture: str = MODEL_TYPE  # config.json's model_type
 
 
 def save_model_dir(directory: str | Path, model: Transformer, tokenizer=None, description: str = "",
@@ -94,7 +69,8 @@ def save_model_dir(directory: str | Path, model: Transformer, tokenizer=None, de
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    config = {"model_type": MODEL_TYPE, **model.config.to_dict(), "description": description, **(extra or {})}
+    model_type = getattr(model.config, "model_type", MODEL_TYPE)
+    config = {"model_type": model_type, **model.config.to_dict(), "description": description, **(extra or {})}
     (directory / "config.json").write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     save_model(model, str(directory / "model.safetensors"))
     if tokenizer is not None:
@@ -112,9 +88,10 @@ def load_model_dir(directory: str | Path, name: str | None = None,
     if problem:
         raise ModelUnavailableError(problem)
     raw = json.loads((directory / "config.json").read_text(encoding="utf-8"))
+    config_class, model_class = ARCHITECTURES[raw["model_type"]]
     try:
-        config = TransformerConfig.from_dict(raw)
-        model = Transformer(config)
+        config = config_class.from_dict(raw)
+        model = model_class(config)
         load_model(model, str(directory / "model.safetensors"), strict=True)
         tokenizer = load_tokenizer(directory)
     except Exception as exc:  # a corrupt file must not take the app down
@@ -123,7 +100,7 @@ def load_model_dir(directory: str | Path, name: str | None = None,
     return LoadedModel(
         name=name or directory.name, model=model, tokenizer=tokenizer, config=config,
         kind="encoder-decoder" if config.has_decoder else "encoder", directory=directory,
-        description=raw.get("description", ""),
+        description=raw.get("description", ""), architecture=raw["model_type"],
     )
 
 
@@ -138,7 +115,7 @@ def check_model_dir(directory: Path) -> str:
         raw = json.loads((directory / "config.json").read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
         return f"{directory.name}: config.json is not valid JSON ({exc})"
-    if not isinstance(raw, dict) or raw.get("model_type") != MODEL_TYPE:
+    if not isinstance(raw, dict) or raw.get("model_type") not in ARCHITECTURES:
         return f"{directory.name}: config.json is not a Transformer Explorer config"
     return ""
 
@@ -157,12 +134,7 @@ def _load_paper_base(device: torch.device | str = "cpu") -> LoadedModel:
         src_vocab_size=vocab, tgt_vocab_size=vocab, share_embeddings=True,
         pad_token_id=tokenizer.pad_token_id, bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
     )
-    generator_state = torch.random.get_rng_state()
-    torch.manual_seed(0)  # same "untrained" weights on every load
-    try:
-        model = Transformer(config)
-    finally:
-        torch.random.set_rng_state(generator_state)
+    model = _seeded_init(Transformer(config), seed=0)  # same "untrained" weights on every load
     model.to(device).eval()
     return LoadedModel(
         name="paper-base", model=model, tokenizer=tokenizer, config=config, kind="encoder-decoder",
@@ -170,6 +142,26 @@ def _load_paper_base(device: torch.device | str = "cpu") -> LoadedModel:
         description="The paper's base model (d_model 512, 8 heads, 6+6 layers, d_ff 2048), UNTRAINED: "
                     "seeded random weights, so shapes are real but attention patterns and output are noise.",
     )
+
+
+def _seeded_init(model: Transformer, seed: int) -> Transformer:
+    """PyTorch's default initialisation (Linear: U(±1/√fan_in), Embedding: N(0, 1)) drawn from a private
+    generator. torch.manual_seed would use the process-wide generator, which other threads (sessions
+    loading models, a training job) draw from at the same time: paper-base then differed between loads."""
+    generator = torch.Generator().manual_seed(seed)
+    done: set[int] = set()  # tied weights (share_embeddings) are initialised once, as an embedding
+    with torch.no_grad():
+        for module in model.modules():
+            if isinstance(module, torch.nn.Embedding) and id(module.weight) not in done:
+                module.weight.normal_(0.0, 1.0, generator=generator)
+                done.add(id(module.weight))
+            elif isinstance(module, torch.nn.Linear):
+                bound = 1.0 / math.sqrt(module.in_features)
+                for param in (module.weight, module.bias):
+                    if param is not None and id(param) not in done:
+                        param.uniform_(-bound, bound, generator=generator)
+                        done.add(id(param))
+    return model
 
 
 def _load_minilm(device: torch.device | str = "cpu") -> LoadedModel:
@@ -200,19 +192,52 @@ BUILTINS: dict[str, tuple[Callable[..., LoadedModel], Callable[[], str]]] = {
 DEFAULT_MODEL = "ko-en-toy"
 
 
-def list_models() -> list[ModelInfo]:
-    """Every model directory in models/ and every built-in, each marked available or not."""
+def model_type_of(directory: Path) -> str:
+    """config.json's model_type ('' when unreadable)."""
+    try:
+        raw = json.loads((directory / "config.json").read_text(encoding="utf-8"))
+        return str(raw.get("model_type", "")) if isinstance(raw, dict) else ""
+    except (OSError, ValueError, UnicodeDecodeError):
+        return ""
+
+
+def _model_info(directory: Path, all_architectures: bool, lab: bool = False) -> ModelInfo | None:
+    """A directory's picker entry; None for another architecture unless `all_architectures`."""
+    architecture = model_type_of(directory)
+    if architecture in ARCHITECTURES and architecture != MODEL_TYPE and not all_architectures:
+        return None
+    problem = check_model_dir(directory)
+    return ModelInfo(directory.name, not problem, problem, lab=lab,
+                     architecture=architecture if architecture in ARCHITECTURES else MODEL_TYPE)
+
+
+def list_models(all_architectures: bool = False) -> list[ModelInfo]:
+    """Every Transformer model directory in models/ (and lab_models/) and every built-in, each marked
+    available or not.
+
+    Other architectures (the 2015 attention RNN) are left out unless `all_architectures`: the
+    stage pages and the model picker show Transformers; /history loads the RNN by name.
+    """
     infos = []
     root = models_dir()
     if root.is_dir():
         for directory in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
             if directory.name in BUILTINS:
                 continue
-            problem = check_model_dir(directory)
-            infos.append(ModelInfo(directory.name, not problem, problem))
+            info = _model_info(directory, all_architectures)
+            if info is not None:
+                infos.append(info)
     for name, (_, availability) in BUILTINS.items():
         problem = availability()
         infos.append(ModelInfo(name, not problem, problem, builtin=True))
+    taken = {info.name for info in infos}
+    lab_root = lab_models_dir()
+    if lab_root.is_dir():  # the lab's models, after the bundled ones; a name never shadows a bundled model
+        for directory in sorted(p for p in lab_root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+            if directory.name not in taken:
+                info = _model_info(directory, all_architectures, lab=True)
+                if info is not None:
+                    infos.append(info)
     return infos
 
 
@@ -228,8 +253,9 @@ def load(name_or_dir: str | Path, device: torch.device | str = "cpu") -> LoadedM
         if problem:
             raise ModelUnavailableError(problem)
         return loader(device)
-    candidate = models_dir() / name
-    if candidate.is_dir():
-        return load_model_dir(candidate, name=name, device=device)
+    for root in (models_dir(), lab_models_dir()):
+        candidate = root / name
+        if candidate.is_dir() and candidate.resolve().parent == root.resolve():
+            return load_model_dir(candidate, name=name, device=device)
     known = ", ".join(info.name for info in list_models())
     raise ModelUnavailableError(f"no model named {name!r}; known models: {known}")

@@ -14,9 +14,13 @@ def padding_mask(ids: torch.Tensor, pad_id: int) -> torch.Tensor:
     return ids != pad_id
 
 
-def causal_mask(size: int, device: torch.device | str | None = None) -> torch.Tensor:
-    """[T, T] bool, lower triangle: query t may attend to keys 0..t."""
-    return torch.ones(size, size, dtype=torch.bool, device=device).tril()
+def causal_mask(size: int, device: torch.device | str | None = None, past: int = 0) -> torch.Tensor:
+    """[T, past + T] bool, lower triangle: query t (at position past + t) may attend to keys 0..past + t.
+
+    `past` = 0 gives the square [T, T] mask of a full pass; incremental decoding passes the number of
+    cached positions.
+    """
+    return torch.ones(size, past + size, dtype=torch.bool, device=device).tril(diagonal=past)
 
 
 def attention_mask(key_mask: torch.Tensor, causal: torch.Tensor | None = None) -> torch.Tensor:

@@ -35,18 +35,34 @@ in recording order:
 
 In pre-LN layers each `norm{j}` is recorded just before its sublayer; in post-LN layers just
 after its `add{j}`. tests/test_trace.py holds the complete ordered list with shapes.
+
+Patching (interventions): `forward`, `trace` and `greedy_decode` take `patches`, a mapping from
+these same names to functions tensor -> tensor applied at that hook point; the rest of the pass
+uses the returned tensor and a trace records it. `src.ids`/`src.mask`/`tgt.ids`/`tgt.mask` are
+record-only (change the input instead). While patching, attention takes the manual path, so
+every hook point runs. See hooks.py and interventions.py.
+
+Generation lives in generation.py: `decode(..., cache=)` feeds only the new positions and keeps each
+decoder layer's self-attention K/V (one row per step) and cross-attention K/V (computed once) in a
+kv_cache.DecoderCache; such cached steps are never recorded. `decode(..., project=False)` returns the
+decoder states before `lm_head`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import difflib
 import math
+from collections.abc import Mapping
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 from .config import TransformerConfig
-from .hooks import HookPoint, is_recording, name_hook_points, recording
+from .generation import generate
+from .hooks import HookPoint, Patch, is_patching, is_recording, name_hook_points, patching, recording
+from .kv_cache import AttentionKV, DecoderCache, LayerKV
 from .masks import attention_mask, causal_mask, padding_mask
 from .trace import Trace
 
@@ -74,6 +90,34 @@ class Transformer(nn.Module):
                 self.lm_head.weight = self.src.token.weight
             self.hook_logits = HookPoint()
         name_hook_points(self)
+        self._hook_names = frozenset(m.name for m in self.modules() if isinstance(m, HookPoint))
+
+    # Hooks whose returned tensor the pass does not use: patching them would silently do nothing.
+    RECORD_ONLY_HOOKS = frozenset({"src.ids", "src.mask", "tgt.ids", "tgt.mask"})
+
+    @property
+    def hook_names(self) -> frozenset[str]:
+        """Every trace name this model has a hook point for (what `patches` may name)."""
+        return self._hook_names
+
+    def check_patches(self, patches: Mapping[str, Patch] | None) -> None:
+        """ValueError naming the hook for an unknown or record-only name, or a patch that is not callable."""
+        for name, fn in (patches or {}).items():
+            if name not in self._hook_names:
+                close = difflib.get_close_matches(str(name), sorted(self._hook_names), n=3)
+                hint = f"; did you mean {', '.join(close)}?" if close else ""
+                raise ValueError(f"no hook point named {name!r} in this model{hint}")
+            if name in self.RECORD_ONLY_HOOKS:
+                raise ValueError(f"hook {name!r} is record-only: change the input ids or mask instead of patching it")
+            if not callable(fn):
+                raise ValueError(f"the patch for hook {name!r} is not a function")
+
+    def _patched(self, patches: Mapping[str, Patch] | None):
+        """The patching block for `patches` (checked), or a no-op when there are none (outer patches stay)."""
+        if not patches:
+            return contextlib.nullcontext()
+        self.check_patches(patches)
+        return patching(patches)
 
     def encode(self, src_ids: torch.Tensor, src_mask: torch.Tensor | None = None,
                token_type_ids: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
@@ -84,61 +128,69 @@ class Transformer(nn.Module):
         return self.encoder(x, src_mask, self.fused_attention), src_mask
 
     def decode(self, tgt_ids: torch.Tensor, memory: torch.Tensor, src_mask: torch.Tensor,
-               tgt_mask: torch.Tensor | None = None) -> torch.Tensor:
-        """[B,T] ids + memory -> logits [B,T,V] (teacher forcing, causal self-attention)."""
+               tgt_mask: torch.Tensor | None = None, project: bool = True,
+               cache: DecoderCache | None = None) -> torch.Tensor:
+        """[B,T] ids + memory -> logits [B,T,V] (teacher forcing, causal self-attention).
+
+        `project=False` returns the decoder states [B,T,D] before the output projection (lm_head).
+        With a `cache` (incremental decoding, see generation.py), `tgt_ids` [B,n] are only the NEW
+        positions, placed after the `cache.length` cached ones: their keys and values are appended to
+        the cache, cross-attention reuses the memory's K/V, and the result covers the n new positions.
+        """
         if tgt_mask is None:
             tgt_mask = padding_mask(tgt_ids, self.config.pad_token_id)
-        y = self.tgt(tgt_ids, tgt_mask)
-        causal = self.tgt.hook_causal_mask(causal_mask(tgt_ids.shape[1], tgt_ids.device))
-        y = self.decoder(y, memory, tgt_mask, causal, src_mask, self.fused_attention)
+        past = 0 if cache is None else cache.length
+        keys = tgt_mask if cache is None else cache.extend_mask(tgt_mask)  # [B, past + n]: which keys are real
+        y = self.tgt(tgt_ids, tgt_mask, start=past)
+        # [n, past + n]: new position past+i may attend to keys 0..past+i ([T,T] without a cache).
+        causal = self.tgt.hook_causal_mask(causal_mask(tgt_ids.shape[1], tgt_ids.device, past=past))
+        y = self.decoder(y, memory, keys, causal, src_mask, self.fused_attention, cache)
+        if not project:
+            return y
         return self.hook_logits(self.lm_head(y))
+
+    def new_cache(self) -> DecoderCache:
+        """An empty key/value cache for incremental decoding with `decode(..., cache=)`."""
+        return DecoderCache.empty(self.config.n_decoder_layers)
 
     def forward(self, src_ids: torch.Tensor, tgt_ids: torch.Tensor | None = None,
                 src_mask: torch.Tensor | None = None, tgt_mask: torch.Tensor | None = None,
-                token_type_ids: torch.Tensor | None = None) -> torch.Tensor:
-        """Logits [B,T,V] (encoder-only: the encoder output [B,S,D])."""
-        memory, src_mask = self.encode(src_ids, src_mask, token_type_ids)
-        if not self.config.has_decoder or tgt_ids is None:
-            return memory
-        return self.decode(tgt_ids, memory, src_mask, tgt_mask)
+                token_type_ids: torch.Tensor | None = None,
+                patches: Mapping[str, Patch] | None = None) -> torch.Tensor:
+        """Logits [B,T,V] (encoder-only: the encoder output [B,S,D]); `patches` as in the module docstring."""
+        with self._patched(patches):
+            memory, src_mask = self.encode(src_ids, src_mask, token_type_ids)
+            if not self.config.has_decoder or tgt_ids is None:
+                return memory
+            return self.decode(tgt_ids, memory, src_mask, tgt_mask)
 
     def trace(self, src_ids: torch.Tensor, tgt_ids: torch.Tensor | None = None,
               src_mask: torch.Tensor | None = None, tgt_mask: torch.Tensor | None = None,
-              token_type_ids: torch.Tensor | None = None) -> Trace:
-        """One recorded forward pass in eval mode under no_grad; every hook point's tensor."""
+              token_type_ids: torch.Tensor | None = None,
+              patches: Mapping[str, Patch] | None = None) -> Trace:
+        """One recorded forward pass in eval mode under no_grad; every hook point's tensor (patched
+        values where `patches` replaced them)."""
         was_training = self.training
         self.eval()
         try:
             with torch.no_grad(), recording() as store:
-                self(src_ids, tgt_ids, src_mask, tgt_mask, token_type_ids)
+                self(src_ids, tgt_ids, src_mask, tgt_mask, token_type_ids, patches=patches)
         finally:
             self.train(was_training)
         return Trace(store)
 
-    @torch.no_grad()
     def greedy_decode(self, src_ids: torch.Tensor, src_mask: torch.Tensor | None = None,
-                      max_new_tokens: int | None = None) -> torch.Tensor:
-        """Greedy decoding: [B,S] -> [B,1+n] ids starting with BOS.
+                      max_new_tokens: int | None = None, use_cache: bool = True,
+                      patches: Mapping[str, Patch] | None = None) -> torch.Tensor:
+        """Greedy decoding: [B,S] -> [B,1+n] ids starting with BOS (see generation.generate).
 
-        Stops when every sequence has produced EOS, or after `max_new_tokens`
-        (default: up to max_len). Sequences that finished early are padded with pad_token_id.
+        Stops when every sequence has produced EOS, or after `max_new_tokens` (default: up to
+        max_len). Sequences that finished early are padded with pad_token_id. `use_cache=False`
+        recomputes the whole prefix each step; with `patches` decoding always recomputes, so a
+        patch such as the causal mask's acts exactly as in the recorded pass over the result.
         """
-        cfg = self.config
-        if not cfg.has_decoder:
-            raise ValueError("an encoder-only model has no decoder to decode with")
-        limit = cfg.max_len - 1 if max_new_tokens is None else min(max_new_tokens, cfg.max_len - 1)
-        memory, src_mask = self.encode(src_ids, src_mask)
-        out = torch.full((src_ids.shape[0], 1), cfg.bos_token_id, dtype=torch.long, device=src_ids.device)
-        done = torch.zeros(src_ids.shape[0], dtype=torch.bool, device=src_ids.device)
-        for _ in range(limit):
-            logits = self.decode(out, memory, src_mask)  # [B, t, V]; the last row predicts t+1
-            next_id = logits[:, -1].argmax(-1)
-            next_id = torch.where(done, torch.full_like(next_id, cfg.pad_token_id), next_id)
-            out = torch.cat([out, next_id[:, None]], dim=1)  # [B, t] -> [B, t+1]
-            done |= next_id == cfg.eos_token_id
-            if done.all():
-                break
-        return out
+        return generate(self, src_ids, src_mask, strategy="greedy", max_new_tokens=max_new_tokens,
+                        use_cache=use_cache, patches=patches).ids
 
 
 class Encoder(nn.Module):
@@ -169,11 +221,13 @@ class Decoder(nn.Module):
         self.hook_out = HookPoint()
 
     def forward(self, y: torch.Tensor, memory: torch.Tensor, tgt_mask: torch.Tensor,
-                causal: torch.Tensor, src_mask: torch.Tensor, fused: bool = False) -> torch.Tensor:
-        self_mask = attention_mask(tgt_mask, causal)  # [B,1,T,T]: real and not in the future
+                causal: torch.Tensor, src_mask: torch.Tensor, fused: bool = False,
+                cache: DecoderCache | None = None) -> torch.Tensor:
+        """`tgt_mask` [B,L] covers every key (cached ones too); `causal` [T,L] the queries given."""
+        self_mask = attention_mask(tgt_mask, causal)  # [B,1,T,L]: real and not in the future
         cross_mask = attention_mask(src_mask)  # [B,1,1,S]: every target position sees real sources
-        for layer in self.layers:
-            y = layer(y, memory, self_mask, cross_mask, fused)
+        for i, layer in enumerate(self.layers):
+            y = layer(y, memory, self_mask, cross_mask, fused, None if cache is None else cache.layers[i])
         if self.norm is not None:
             y = self.norm(y)
         return self.hook_out(y)
@@ -240,10 +294,13 @@ class DecoderLayer(nn.Module):
         self.hook_out = HookPoint()
 
     def forward(self, y: torch.Tensor, memory: torch.Tensor, self_mask: torch.Tensor,
-                cross_mask: torch.Tensor, fused: bool = False) -> torch.Tensor:
+                cross_mask: torch.Tensor, fused: bool = False, cache: LayerKV | None = None) -> torch.Tensor:
+        self_kv = None if cache is None else cache.self_attn
+        cross_kv = None if cache is None else cache.cross_attn
         y = self.hook_in(y)
-        y = self.sublayer1(y, lambda h: self.self_attn(h, h, self_mask, fused), self.hook_add1, self.hook_norm1)
-        y = self.sublayer2(y, lambda h: self.cross_attn(h, memory, cross_mask, fused),
+        y = self.sublayer1(y, lambda h: self.self_attn(h, h, self_mask, fused, self_kv),
+                           self.hook_add1, self.hook_norm1)
+        y = self.sublayer2(y, lambda h: self.cross_attn(h, memory, cross_mask, fused, cross_kv),
                            self.hook_add2, self.hook_norm2)
         y = self.sublayer3(y, self.ffn, self.hook_add3, self.hook_norm3)
         return self.hook_out(y)
@@ -284,18 +341,27 @@ class MultiHeadAttention(nn.Module):
         return x.view(b, t, self.n_heads, self.d_k).transpose(1, 2)  # [B,T,D] -> [B,T,H,d_k] -> [B,H,T,d_k]
 
     def forward(self, x_q: torch.Tensor, x_kv: torch.Tensor, mask: torch.Tensor,
-                fused: bool = False) -> torch.Tensor:
-        """x_q [B,T,D] queries' stream, x_kv [B,S,D] keys' and values' stream, mask [B,1,T|1,S]."""
-        fused = fused and not is_recording()
-        if fused and x_q is x_kv and not torch.is_grad_enabled():
+                fused: bool = False, cache: AttentionKV | None = None) -> torch.Tensor:
+        """x_q [B,T,D] queries' stream, x_kv [B,S,D] keys' and values' stream, mask [B,1,T|1,S].
+
+        With a `cache` (incremental decoding): self-attention appends the new rows' K and V to it and
+        attends over all cached rows; cross-attention projects the memory once and then reuses it.
+        """
+        fused = fused and not is_recording() and not is_patching()  # every hook must run
+        if cache is not None and cache.static and cache.filled:
+            q, k, v = self.w_q(x_q), None, None  # cross-attention K/V: already in the cache
+        elif fused and x_q is x_kv and not torch.is_grad_enabled():
             # Self-attention, unrecorded inference: one [D, 3D] matmul instead of three (as
             # nn.MultiheadAttention's in_proj does); same numbers, fewer kernel launches.
             q, k, v = F.linear(x_q, *self.packed_qkv()).chunk(3, dim=-1)  # [B,T,3D] -> 3 x [B,T,D]
         else:
             q, k, v = self.w_q(x_q), self.w_k(x_kv), self.w_v(x_kv)
-        q = self.hook_q(self.split_heads(q))  # [B,H,T,d_k]
-        k = self.hook_k(self.split_heads(k))  # [B,H,S,d_k]
-        v = self.hook_v(self.split_heads(v))  # [B,H,S,d_k]
+        q = self.split_heads(q)  # [B,H,T,d_k]
+        if k is not None:
+            k, v = self.split_heads(k), self.split_heads(v)  # [B,H,S,d_k]
+        if cache is not None:
+            k, v = cache.update(k, v) if k is not None else (cache.k, cache.v)  # [B,H,L,d_k]: every cached row
+        q, k, v = self.hook_q(q), self.hook_k(k), self.hook_v(v)
         if fused:
             context = fused_attention(q, k, v, mask, self.attn_dropout.p if self.training else 0.0)
         else:
@@ -367,14 +433,15 @@ class InputEmbedding(nn.Module):
             self.hook_causal_mask = HookPoint()
 
     def forward(self, ids: torch.Tensor, mask: torch.Tensor,
-                token_type_ids: torch.Tensor | None = None) -> torch.Tensor:
+                token_type_ids: torch.Tensor | None = None, start: int = 0) -> torch.Tensor:
+        """`start`: the position of ids[:, 0] (incremental decoding feeds one new position at a time)."""
         seq_len = ids.shape[1]
-        if seq_len > self.position.max_len:
-            raise ValueError(f"sequence of {seq_len} tokens is longer than max_len={self.position.max_len}")
+        if start + seq_len > self.position.max_len:
+            raise ValueError(f"sequence of {start + seq_len} tokens is longer than max_len={self.position.max_len}")
         self.hook_ids(ids)
         self.hook_mask(mask)
         x = self.hook_embed(self.token(ids) * self.scale)  # [B,S] -> [B,S,D]
-        x = x + self.hook_pos(self.position(seq_len))  # [S,D] broadcasts over the batch
+        x = x + self.hook_pos(self.position(seq_len, start))  # [S,D] broadcasts over the batch
         if self.token_type is not None:
             if token_type_ids is None:
                 token_type_ids = torch.zeros_like(ids)
@@ -395,8 +462,8 @@ class SinusoidalPositionalEncoding(nn.Module):
         self.max_len = max_len
         self.register_buffer("pe", sinusoidal_table(max_len, d_model), persistent=False)
 
-    def forward(self, seq_len: int) -> torch.Tensor:
-        return self.pe[:seq_len]  # [max_len, D] -> [S, D]
+    def forward(self, seq_len: int, start: int = 0) -> torch.Tensor:
+        return self.pe[start:start + seq_len]  # [max_len, D] -> [S, D]
 
 
 def sinusoidal_table(max_len: int, d_model: int) -> torch.Tensor:
@@ -417,5 +484,5 @@ class LearnedPositionalEmbedding(nn.Module):
         self.max_len = max_len
         self.embedding = nn.Embedding(max_len, d_model)
 
-    def forward(self, seq_len: int) -> torch.Tensor:
-        return self.embedding.weight[:seq_len]  # [max_len, D] -> [S, D]
+    def forward(self, seq_len: int, start: int = 0) -> torch.Tensor:
+        return self.embedding.weight[start:start + seq_len]  # [max_len, D] -> [S, D]

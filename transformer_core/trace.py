@@ -8,18 +8,57 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import torch
+
+# Attention kinds, as '<stack>.<attention>' prefixes of trace names ('encoder.0.self_attn.weights').
+ENC_SELF, DEC_SELF, CROSS = "encoder.self_attn", "decoder.self_attn", "decoder.cross_attn"
+ATTENTION_KINDS = (ENC_SELF, DEC_SELF, CROSS)
+# Trace names whose tensors have no batch dimension (shared by every sentence of a batch).
+UNBATCHED_NAMES = frozenset({"src.pos", "tgt.pos", "tgt.causal_mask"})
+
+
+@dataclass(frozen=True)
+class TraceLayout:
+    """What a trace holds, so readers need not hard-code names like 'encoder.0.self_attn.weights'."""
+
+    encoder_layers: int
+    decoder_layers: int
+    n_heads: int  # 0 when the trace has no attention at all
+    attention_kinds: tuple[str, ...]  # the ATTENTION_KINDS present, in that order
+    unbatched: frozenset[str]  # names of this trace without a batch dimension
+
+    def layers(self, stack: str) -> int:
+        """Layers of 'encoder' or 'decoder' (or of an attention kind's stack, 'decoder.cross_attn')."""
+        stack = stack.split(".")[0]
+        if stack not in ("encoder", "decoder"):
+            raise ValueError(f"no stack named {stack!r}: 'encoder' or 'decoder'")
+        return self.encoder_layers if stack == "encoder" else self.decoder_layers
+
+    def name(self, stack: str, layer: int, tensor: str) -> str:
+        """The trace name of `tensor` in layer `layer` of `stack`: name('encoder', 0, 'ffn.hidden')."""
+        if not 0 <= layer < self.layers(stack):
+            raise IndexError(f"{stack} has {self.layers(stack)} layers, not a layer {layer}")
+        return f"{stack}.{layer}.{tensor}"
+
+    def attention_name(self, kind: str, layer: int, tensor: str = "weights") -> str:
+        """The trace name of one attention tensor: attention_name('decoder.cross_attn', 1, 'k')."""
+        if kind not in self.attention_kinds:
+            raise ValueError(f"this trace has no {kind!r} attention ({', '.join(self.attention_kinds)})")
+        stack, attention = kind.split(".")
+        return self.name(stack, layer, f"{attention}.{tensor}")
 
 
 class Trace(Mapping[str, torch.Tensor]):
     """An immutable, ordered mapping of trace names to (detached, CPU or device) tensors."""
 
-    __slots__ = ("_tensors",)
+    __slots__ = ("_layout", "_tensors")
 
     def __init__(self, tensors: Mapping[str, torch.Tensor]) -> None:
         object.__setattr__(self, "_tensors", dict(tensors))
+        object.__setattr__(self, "_layout", None)
 
     def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError("Trace is read-only")
@@ -56,6 +95,17 @@ class Trace(Mapping[str, torch.Tensor]):
         pattern = re.compile(rf"^{stack}\.(\d+)\.")
         found = {int(m.group(1)) for name in self._tensors if (m := pattern.match(name))}
         return len(found)
+
+    @property
+    def layout(self) -> TraceLayout:
+        """Layers per stack, heads, attention kinds present and the unbatched names (computed once)."""
+        if self._layout is None:
+            encoder, decoder = self.n_layers("encoder"), self.n_layers("decoder")
+            kinds = tuple(k for k in ATTENTION_KINDS if f"{k.split('.')[0]}.0.{k.split('.')[1]}.weights" in self)
+            heads = int(self[f"{kinds[0].split('.')[0]}.0.{kinds[0].split('.')[1]}.weights"].shape[1]) if kinds else 0
+            unbatched = frozenset(name for name in UNBATCHED_NAMES if name in self._tensors)
+            object.__setattr__(self, "_layout", TraceLayout(encoder, decoder, heads, kinds, unbatched))
+        return self._layout
 
     @property
     def has_decoder(self) -> bool:

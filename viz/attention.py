@@ -1,4 +1,7 @@
-"""Read attention tensors out of a trace (any mapping name -> tensor with `.numpy(name)`).
+"""Read attention tensors out of a trace (a transformer_core Trace: name -> tensor, `.numpy(name)`, `.layout`).
+
+What a trace holds (layers, heads, attention kinds, unbatched names) comes from `trace.layout`; the
+kind strings below are the same as transformer_core.trace's (a test holds them equal).
 
 Kinds of attention and which token sequence labels their rows (queries) and columns (keys):
     encoder self-attention   rows = source, columns = source
@@ -8,7 +11,6 @@ Kinds of attention and which token sequence labels their rows (queries) and colu
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,23 +40,24 @@ class HeadRef:
 
 def n_layers(trace, stack: str) -> int:
     """Layers of 'encoder' or 'decoder' in the trace (0 if the stack is absent)."""
-    pattern = re.compile(rf"^{stack}\.(\d+)\.")
-    return len({int(m.group(1)) for name in trace if (m := pattern.match(name))})
+    return trace.layout.layers(stack)
 
 
 def kinds_in(trace) -> list[str]:
     """The attention kinds this trace holds (an encoder-only trace has just encoder self-attention)."""
-    return [k for k in ATTENTION_KINDS if n_layers(trace, k.split(".")[0]) > 0]
+    return list(trace.layout.attention_kinds)
 
 
 def n_heads(trace) -> int:
-    return int(trace["encoder.0.self_attn.weights"].shape[1])
+    """Heads per attention layer."""
+    return trace.layout.n_heads
 
 
 def stack(trace, kind: str, tensor: str = "weights") -> np.ndarray:
     """[L, H, Tq, Tk] float32 for every layer of one kind."""
-    layers = n_layers(trace, kind.split(".")[0])
-    return np.stack([trace.numpy(HeadRef(kind, i, 0).name(tensor)) for i in range(layers)]).astype(np.float32)
+    layout = trace.layout
+    names = [layout.attention_name(kind, i, tensor) for i in range(layout.layers(kind))]
+    return np.stack([trace.numpy(name) for name in names]).astype(np.float32)
 
 
 def all_heads(trace) -> list[HeadRef]:
@@ -109,12 +112,9 @@ def top_k(probs: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     return ids, probs[ids]
 
 
-UNBATCHED = {"src.pos", "tgt.pos", "tgt.causal_mask"}  # trace names without a batch dimension
-
-
 def array(trace, name: str) -> np.ndarray:
     """A trace tensor as numpy: batch element 0, except for the names that have no batch dimension."""
-    if name in UNBATCHED:
+    if name in trace.layout.unbatched:
         tensor = trace[name].detach().cpu()
         return (tensor.float() if tensor.is_floating_point() else tensor).numpy()
     return trace.numpy(name)

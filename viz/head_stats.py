@@ -167,15 +167,19 @@ def head_stats(weights: np.ndarray, special_keys: np.ndarray) -> HeadStats:
 STAT_FIELDS = ("entropy", "distance", "special", "diagonal", "previous", "anti_diagonal")
 
 
-def stats_table(heads: list[tuple[str, int, int, np.ndarray, np.ndarray]], columns: dict[str, str]) -> pd.DataFrame:
+def stats_table(heads: list[tuple[str, int, int, np.ndarray, np.ndarray]], columns: dict[str, str],
+                importance: list[float | None] | None = None) -> pd.DataFrame:
     """One row per head: (kind label, layer, head, weights [Tq,Tk], special key mask [Tk]).
 
-    `columns` maps 'kind', 'layer', 'head' and every STAT_FIELDS name to a column title.
+    `columns` maps 'kind', 'layer', 'head' and every STAT_FIELDS name to a column title (and 'importance'
+    when `importance` is given: one value per head, e.g. the exact-match drop when it is switched off).
     """
     records = []
-    for kind, layer, head, weights, special_keys in heads:
+    for index, (kind, layer, head, weights, special_keys) in enumerate(heads):
         stats = head_stats(weights, special_keys)
         record = {columns["kind"]: kind, columns["layer"]: layer, columns["head"]: head}
         record.update({columns[f]: round(getattr(stats, f), 4) for f in STAT_FIELDS})
+        if importance is not None:
+            record[columns["importance"]] = importance[index]
         records.append(record)
     return pd.DataFrame.from_records(records)

@@ -57,10 +57,6 @@ STRINGS: dict[str, tuple[str, str]] = {
         "입력이 너무 깁니다: 토큰 {n_total}개 중 뒤쪽 {n_cut}개를 잘라 내고 앞의 {max_len}개만 사용했습니다.",
         "The input is too long: {n_cut} of its {n_total} tokens were cut; only the first {max_len} "
         "are used."),
-    "msg.decode_capped": (
-        "출력은 {n}개 토큰에서 멈췄습니다 (이 앱의 디코딩 한도). 모델이 아직 끝 토큰을 내지 않았습니다.",
-        "The output stopped at {n} tokens (this app's decoding limit) before the model said "
-        "end-of-sentence."),
     "msg.encoder_only": ("'{name}'은(는) 인코더만 있는 모델(BERT 계열)이라 디코더가 없습니다. 마스크드 셀프 어텐션, "
                          "크로스 어텐션, 단계별 디코딩은 인코더-디코더 모델(예: ko-en-toy)을 고르면 볼 수 있습니다.",
                          "'{name}' is an encoder-only model (BERT-style): it has no decoder. Pick an "
@@ -342,6 +338,37 @@ STRINGS: dict[str, tuple[str, str]] = {
     "fig.hidden_unit": ("은닉 유닛", "hidden unit"),
     "fig.activation": ("활성값", "activation"),
 }
+
+
+# Each feature keeps its strings in its own module (viz/strings_<feature>.py, a dict STRINGS of the same
+# form), merged here once; a key defined twice is an error, so features never silently override each other.
+def _merge(*modules) -> None:
+    for module in modules:
+        clash = STRINGS.keys() & module.STRINGS.keys()
+        if clash:
+            raise KeyError(f"UI string keys defined twice: {sorted(clash)}")
+        STRINGS.update(module.STRINGS)
+
+
+from viz import strings_lesson, strings_nav  # noqa: E402
+
+_merge(strings_nav)
+_merge(strings_lesson)
+from viz import strings_lab  # noqa: E402
+
+_merge(strings_lab)
+from viz import strings_whatif  # noqa: E402
+
+_merge(strings_whatif)
+from viz import strings_generation  # noqa: E402
+
+_merge(strings_generation)
+from viz import strings_vocab  # noqa: E402
+
+_merge(strings_vocab)
+from viz import strings_history  # noqa: E402
+
+_merge(strings_history)
 
 
 def t(key: str, lang: str = DEFAULT_LANG, **values) -> str:

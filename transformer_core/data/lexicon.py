@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import everyday_lexicon as everyday
+from . import hangul
 from .english import plural
 
 
@@ -21,6 +23,12 @@ class Noun:
     tags: frozenset[str]
     en_plural: str = ""
     mass: bool = False  # no a/an and no numbers: milk, water, music
+    plural_only: bool = False  # pants, scissors: no a/an, no numbers, plural agreement
+
+    @property
+    def proper(self) -> bool:
+        """A place name (Seoul, Korea): no 'the' before it, 'in' rather than 'at'."""
+        return "proper" in self.tags
 
     @property
     def plural(self) -> str:
@@ -69,6 +77,7 @@ class Verb:
     tools: tuple[str, ...] = ()  # Korean nouns usable with 으로/로
     future_stem: str = ""  # irregular -(으)ㄹ form: 듣 -> 들을, 돕 -> 도울
     prefix: str = ""  # 하다 verbs: the noun part, split off by negation (공부 안 했다)
+    irregular: str = ""  # hangul.IRREGULAR_CLASSES: "ㅂ", "ㄷ", "르", "ㅎ", "ㅅ" or ""
 
 
 @dataclass(frozen=True)
@@ -81,6 +90,7 @@ class Adjective:
     en: str
     applies_to: frozenset[str]
     predicative: bool = True
+    irregular: str = ""
 
 
 @dataclass(frozen=True)
@@ -105,7 +115,7 @@ def _nouns(rows: str, base_tags: str, mass: bool = False) -> list[Noun]:
         ko, en = fields[0], fields[1]
         extra = [f[1:] for f in fields[2:] if f.startswith("+")]
         irregular = [f for f in fields[2:] if not f.startswith("+")]
-        nouns.append(Noun(ko, en, _tags(base_tags) | frozenset(extra), irregular[0] if irregular else "", mass))
+        nouns.append(Noun(ko, en, _tags(base_tags) | frozenset(extra) | {en}, irregular[0] if irregular else "", mass))
     return nouns
 
 
@@ -551,3 +561,209 @@ TIME_WORDS: list[TimeWord] = [
 ]
 
 TOOLS: dict[str, Noun] = {noun.ko: noun for noun in OBJECTS if "tool" in noun.tags or noun.ko == "열쇠"}
+
+
+# --- the everyday lexicon (the full grammar); the lists above are the core ------------------------
+
+_FRUIT_NAMES = ("apple banana orange peach strawberry lemon watermelon grape mango pear tangerine persimmon kiwi "
+                "cherry blueberry pineapple plum melon coconut avocado lime")
+FRUIT = frozenset(_FRUIT_NAMES.split())
+
+
+def _english(text: str) -> str:
+    return text.replace("_", " ")
+
+
+def _everyday_nouns(rows: str, base_tags: str, mass: bool = False) -> list[Noun]:
+    """Parse everyday_lexicon noun lines: 'ko en [plural] [+tag ...] [!] [%]'."""
+    nouns = []
+    for line in rows.strip().splitlines():
+        fields = line.split()
+        ko, en = fields[0], _english(fields[1])
+        extra = {f[1:] for f in fields[2:] if f.startswith("+")}
+        irregular = [_english(f) for f in fields[2:] if f[0] not in "+!%"]
+        tags = _tags(base_tags) | extra | {en}
+        if en in FRUIT:
+            tags |= {"fruit"}
+        nouns.append(Noun(ko, en, frozenset(tags), irregular[0] if irregular else "", mass or "!" in fields,
+                          "%" in fields))
+    return nouns
+
+
+def _options(fields: list[str]) -> tuple[str, bool]:
+    irregular = next((f.split("=", 1)[1] for f in fields if f.startswith("irr=")), "")
+    if irregular not in hangul.IRREGULAR_CLASSES:
+        raise ValueError(f"unknown irregular class {irregular!r}")
+    return irregular, "split" in fields
+
+
+def _everyday_verbs(rows: str, with_objects: bool = True) -> list[Verb]:
+    """Parse 'STEM KIND ENGLISH PAST SUBJECTS [OBJECTS] [irr=..] [split]'; Korean forms are computed."""
+    verbs = []
+    kinds = {"t": "transitive", "i": "intransitive", "m": "motion"}
+    for line in rows.strip().splitlines():
+        fields = line.split()
+        stem, kind, en, en_past, subjects = fields[:5]
+        objects = fields[5] if with_objects and len(fields) > 5 and "=" not in fields[5] else "-"
+        irregular, split = _options(fields[5:])
+        future = hangul.future_form(stem, irregular) if irregular in ("ㅂ", "ㄷ", "ㅎ", "ㅅ") else ""
+        verbs.append(Verb(stem, hangul.past_stem(stem, irregular), _english(en), _english(en_past), kinds[kind],
+                          frozenset(subjects.split(",")),
+                          frozenset() if objects == "-" else frozenset(objects.split(",")),
+                          future_stem=future, prefix=stem[:-1] if split else "", irregular=irregular))
+    return verbs
+
+
+def _everyday_adjectives(rows: str) -> list[Adjective]:
+    adjectives = []
+    for line in rows.strip().splitlines():
+        fields = line.split()
+        stem, en, applies = fields[:3]
+        irregular, _ = _options(fields[3:])
+        adjectives.append(Adjective(stem, hangul.attributive_form(stem, irregular),
+                                    hangul.past_stem(stem, irregular), _english(en), frozenset(applies.split(",")),
+                                    irregular=irregular))
+    return adjectives
+
+
+def _adverbs(rows: str) -> list[tuple[str, str]]:
+    return [(line.split()[0], _english(line.split()[1])) for line in rows.strip().splitlines()]
+
+
+def _unique(items: list, key) -> list:
+    seen: set = set()
+    kept = []
+    for item in items:
+        if key(item) not in seen:
+            seen.add(key(item))
+            kept.append(item)
+    return kept
+
+
+EVERYDAY_NOUNS: list[Noun] = (
+    _everyday_nouns(everyday.PEOPLE, "person") + _everyday_nouns(everyday.ANIMALS, "animal")
+    + _everyday_nouns(everyday.FOODS, "food") + _everyday_nouns(everyday.DRINKS, "drink", mass=True)
+    + _everyday_nouns(everyday.OBJECTS, "object") + _everyday_nouns(everyday.BOOKS, "book")
+    + _everyday_nouns(everyday.CLOTHES, "clothes") + _everyday_nouns(everyday.VEHICLES, "vehicle")
+    + _everyday_nouns(everyday.PLANTS, "plant") + _everyday_nouns(everyday.SUBJECTS, "subject")
+    + _everyday_nouns(everyday.SPORTS, "sport") + _everyday_nouns(everyday.HOBBIES, "sport")
+    + _everyday_nouns(everyday.NATURE, "nature") + _everyday_nouns(everyday.WEATHER, "weather")
+    + _everyday_nouns(everyday.WEATHER_THINGS, "nature")
+    + _everyday_nouns(everyday.BODY, "body") + _everyday_nouns(everyday.EVENTS, "event")
+    + _everyday_nouns(everyday.SHOWS, "show") + _everyday_nouns(everyday.IDEAS, "idea")
+    + _everyday_nouns(everyday.MORE_PEOPLE, "person") + _everyday_nouns(everyday.MORE_ANIMALS, "animal")
+    + _everyday_nouns(everyday.MORE_FOODS, "food") + _everyday_nouns(everyday.MORE_OBJECTS, "object")
+    + _everyday_nouns(everyday.MORE_NATURE, "nature") + _everyday_nouns(everyday.MORE_IDEAS, "idea")
+    + _everyday_nouns(everyday.THIRD_BATCH_OBJECTS, "object") + _everyday_nouns(everyday.THIRD_BATCH_FOODS, "food")
+    + _everyday_nouns(everyday.THIRD_BATCH_ANIMALS, "animal") + _everyday_nouns(everyday.THIRD_BATCH_CLOTHES, "clothes")
+    + _everyday_nouns(everyday.THIRD_BATCH_PLANTS, "plant")
+)
+EVERYDAY_PLACES: list[Noun] = (_everyday_nouns(everyday.PLACES, "place")
+                               + _everyday_nouns(everyday.MORE_PLACES, "place")
+                               + _everyday_nouns(everyday.THIRD_BATCH_PLACES, "place"))
+
+# Core verbs take more kinds of objects in the everyday grammar (you like soccer, see a movie).
+_MORE_OBJECTS = {
+    "좋아하": "sport show event weather nature",
+    "싫어하": "sport show event weather",
+    "보": "show event nature",
+    "배우": "sport",
+    "가르치": "sport",
+    "듣": "show",
+    "씻": "body",
+    "그리": "nature",
+    "찾": "toy vehicle",
+    "사": "toy fruit",
+    "만들": "event",
+    "잊": "idea event",
+}
+
+
+def _extend_objects(verb: Verb) -> Verb:
+    from dataclasses import replace
+
+    extra = _MORE_OBJECTS.get(verb.stem, "")
+    if verb.kind != "transitive" or not extra:
+        return verb
+    return replace(verb, objects=verb.objects | _tags(extra))
+
+
+def _full_time_words() -> list[TimeWord]:
+    one = ("past", "present", "future")
+    words = [
+        TimeWord(("요즘",), ("these", "days"), (0, 0), ("present",)),
+        TimeWord(("작년에",), ("last", "year"), (0, 0), ("past",)),
+        TimeWord(("내년에",), ("next", "year"), (0, 0), ("future",)),
+        TimeWord(("어젯밤에",), ("last", "night"), (0, 0), ("past",)),
+        TimeWord(("방금",), ("just", "now"), (0, 0), ("past",)),
+        TimeWord(("나중에",), ("later",), (0,), ("future",)),
+        TimeWord(("곧",), ("soon",), (0,), ("future",)),
+        TimeWord(("매주",), ("every", "week"), (0, 0), ("present",)),
+        TimeWord(("점심에",), ("at", "lunch"), (0, 0), one),
+        TimeWord(("지난달에",), ("last", "month"), (0, 0), ("past",)),
+        TimeWord(("다음", "달에"), ("next", "month"), (0, 1), ("future",)),
+        TimeWord(("이번", "주에"), ("this", "week"), (0, 1), one),
+    ]
+    for ko, en in (("봄에", "spring"), ("여름에", "summer"), ("가을에", "fall"), ("겨울에", "winter")):
+        words.append(TimeWord((ko,), ("in", "the", en), (0, -1, 0), one))
+    for ko, en in (("월요일에", "Monday"), ("화요일에", "Tuesday"), ("수요일에", "Wednesday"), ("목요일에", "Thursday"),
+                   ("금요일에", "Friday"), ("토요일에", "Saturday"), ("일요일에", "Sunday")):
+        words.append(TimeWord((ko,), ("on", en), (0, 0), one))
+    return words
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """One vocabulary the grammar draws from: the compact core or the full everyday one."""
+
+    common_nouns: list[Noun]
+    places: list[Noun]
+    names: list[Noun]
+    pronouns: list[Pronoun]
+    transitive: list[Verb]
+    intransitive: list[Verb]
+    motion: list[Verb]
+    adjectives: list[Adjective]
+    time_words: list[TimeWord]
+    numbers: list[tuple[str, str]]
+    tools: dict[str, Noun]
+    degree_adverbs: list[tuple[str, str]]
+    manner_adverbs: list[tuple[str, str]]
+
+    @property
+    def verbs(self) -> list[Verb]:
+        return self.transitive + self.intransitive + self.motion
+
+    @property
+    def entries(self) -> int:
+        """Korean lexical entries: nouns, names, pronouns, verbs, adjectives, time words, numbers, adverbs."""
+        verb_stems = {(v.stem, v.en_base) for v in self.verbs}
+        return (len(self.common_nouns) + len(self.places) + len(self.names) + len(self.pronouns) + len(verb_stems)
+                + len(self.adjectives) + len(self.time_words) + len(self.numbers) + len(self.degree_adverbs)
+                + len(self.manner_adverbs))
+
+
+CORE = Lexicon(COMMON_NOUNS, PLACES, NAMES, PRONOUNS, TRANSITIVE_VERBS, INTRANSITIVE_VERBS, MOTION_VERBS, ADJECTIVES,
+               TIME_WORDS, NUMBERS, TOOLS, [], [])
+
+_everyday_transitive = _everyday_verbs(everyday.VERBS)
+_everyday_intransitive = _everyday_verbs(everyday.INTRANSITIVE_VERBS, with_objects=False)
+_everyday_motion = _everyday_verbs(everyday.MOTION_VERBS, with_objects=False)
+
+FULL = Lexicon(
+    common_nouns=_unique(COMMON_NOUNS + EVERYDAY_NOUNS, lambda n: n.ko),
+    places=_unique(PLACES + EVERYDAY_PLACES, lambda n: n.ko),
+    names=_unique(NAMES + _everyday_nouns(everyday.EXTRA_NAMES, "person name"), lambda n: n.ko),
+    pronouns=[*PRONOUNS, Pronoun("저는", "제가", "저를", "I", "me", 1, False),
+              Pronoun("저희는", "저희가", "저희를", "we", "us", 1, True)],
+    transitive=_unique([_extend_objects(v) for v in TRANSITIVE_VERBS] + _everyday_transitive,
+                       lambda v: (v.stem, v.kind, v.en_base)),
+    intransitive=_unique(INTRANSITIVE_VERBS + _everyday_intransitive, lambda v: (v.stem, v.kind)),
+    motion=_unique(MOTION_VERBS + _everyday_motion, lambda v: (v.stem, v.kind)),
+    adjectives=_unique(ADJECTIVES + _everyday_adjectives(everyday.ADJECTIVES), lambda a: a.attributive),
+    time_words=TIME_WORDS + _full_time_words(),
+    numbers=[*NUMBERS, ("열", "ten")],
+    tools=TOOLS,
+    degree_adverbs=_adverbs(everyday.DEGREE_ADVERBS),
+    manner_adverbs=_adverbs(everyday.MANNER_ADVERBS),
+)

@@ -2,6 +2,8 @@
 
 Both share the special tokens <pad>=0, <s>=1 (BOS), </s>=2 (EOS), <unk>=3. Encoding a text appends
 </s> (the source side); the decoder's target ids are built as [<s>] + ids + [</s>] by the trainer.
+Typed text never becomes a special token: "<pad>" in the input is the characters < pad >
+(`split_special_tokens=True`, set here and again when loading.load_tokenizer loads any model).
 """
 
 from __future__ import annotations
@@ -30,17 +32,23 @@ def _wrap(tokenizer: Tokenizer, clean_up_spaces: bool):
     tokenizer.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", EOS_ID)])
     return PreTrainedTokenizerFast(
         tokenizer_object=tokenizer, pad_token="<pad>", bos_token="<s>", eos_token="</s>", unk_token="<unk>",
-        clean_up_tokenization_spaces=clean_up_spaces, model_max_length=MAX_LENGTH,
+        clean_up_tokenization_spaces=clean_up_spaces, model_max_length=MAX_LENGTH, split_special_tokens=True,
     )
 
 
 def build_ko_en_tokenizer():
-    """Word-level, one joint Korean + English vocabulary (so source and target share ids).
+    """Morpheme pieces for Korean, whole words for English, one joint vocabulary (source and target share ids).
 
-    Words are split on whitespace and punctuation ("먹었니?" -> "먹었니", "?"); decoding joins
-    words with spaces and re-attaches . , ? ! (WordPiece decoder cleanup).
+    Text is split on whitespace and punctuation ("먹었니?" -> "먹었니", "?"); each word is then cut
+    into the grammar's pieces by WordPiece, longest match first: 학교에 -> 학교 ##에, 먹었어요 ->
+    먹었 ##어요, 공부했어요 -> 공부 ##했 ##어요. The vocabulary is not learned from a corpus: it is
+    every stem and every particle/ending the grammar has (vocabulary.py), so a known stem with a
+    known ending is known even in a combination never generated, and a word with any part the
+    grammar lacks becomes one <unk>. Decoding joins words with spaces, glues "##" pieces to the
+    word before and re-attaches . , ? ! (WordPiece decoder cleanup).
     """
-    tokenizer = Tokenizer(models.WordLevel(_vocab(ko_en_vocabulary()), unk_token="<unk>"))
+    tokenizer = Tokenizer(models.WordPiece(_vocab(list(ko_en_vocabulary())), unk_token="<unk>",
+                                           continuing_subword_prefix="##", max_input_chars_per_word=50))
     tokenizer.normalizer = normalizers.NFC()
     tokenizer.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(),
                                                        pre_tokenizers.Punctuation("isolated")])

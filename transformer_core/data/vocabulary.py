@@ -1,72 +1,123 @@
-"""Every word the Korean-English grammar can write, enumerated from the lexicon (no sampling)."""
+"""Every token the Korean-English grammar can write, enumerated from the lexicon (no sampling).
+
+Korean tokens are morpheme pieces: word-initial pieces (stems, nouns, whole function words) and
+continuation pieces written with "##" (particles and endings: ##를, ##었어요, ##습니다). English
+tokens are whole words. Both languages share one vocabulary (the paper ties the embeddings).
+"""
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import product
 
 from . import english, hangul
-from .ko_en import TENSES, adjective_words, verb_words
-from .lexicon import (
-    ADJECTIVES,
-    ALL_VERBS,
-    COMMON_NOUNS,
-    NAMES,
-    NUMBERS,
-    PLACES,
-    PRONOUNS,
-    TIME_WORDS,
+from .ko_en import (
+    DEMONSTRATIVES,
+    DETERMINERS,
+    HOW,
+    NEGATIVE_COPULA,
+    REGISTERS,
+    TENSES,
+    Word,
+    adjective_pieces,
+    attach,
+    attributive_word,
+    copula_ending,
+    predicate_word,
+    split_particle,
+    verb_pieces,
+    word_tokens,
 )
+from .lexicon import CORE, FULL, Lexicon
 
-KOREAN_FUNCTION_WORDS = ("그", "안", "것이다")
 PUNCTUATION = (".", "?")
 PARTICLE_KINDS = tuple(hangul.PARTICLES)
 COUNTERS = ("명", "마리", "권", "개")
-ENGLISH_FUNCTION_WORDS = ("a", "an", "the", "at", "to", "with", "and", "not", "will", "be", *sorted(
-    english.AUXILIARIES))
+KOREAN_FUNCTION_WORDS: tuple[Word, ...] = (
+    ("그",), ("안",), ("것이다",), ("거야",), ("거예요",), ("것입니다",), ("것입니까",), ("누가",), ("언제",),
+    ("뭐",), ("뭐", "를"), ("무엇", "을"), ("누구", "를"), ("어디", "에"), ("어디", "에서"),
+)
+ENGLISH_FUNCTION_WORDS = ("a", "an", "the", "at", "in", "to", "with", "and", "not", "will", "be", "home", "what",
+                          "who", "where", "when", "how", "this", "that", "it", *sorted(english.AUXILIARIES))
 
 
-def korean_words() -> set[str]:
-    """All Korean words (eojeol) of the grammar."""
-    words: set[str] = set(KOREAN_FUNCTION_WORDS) | set(PUNCTUATION)
-    for noun in COMMON_NOUNS + PLACES + NAMES:
-        words.add(noun.ko)
-        words.update(hangul.attach_particle(noun.ko, kind) for kind in PARTICLE_KINDS)
-    for counter in COUNTERS:
-        words.update(hangul.attach_particle(counter, kind) for kind in PARTICLE_KINDS)
-    for pronoun in PRONOUNS:
-        words.update((pronoun.topic, pronoun.subject, pronoun.object))
-    words.update(ko for ko, _ in NUMBERS)
-    for time_word in TIME_WORDS:
-        words.update(time_word.ko)
-    for tense, negated, question in product(TENSES, (False, True), (False, True)):
-        for verb in ALL_VERBS:
-            words.update(verb_words(verb, tense, negated, question)[0])
-        for adjective in ADJECTIVES:
-            if adjective.predicative:
-                words.update(adjective_words(adjective, tense, negated, question)[0])
-    words.update(adjective.attributive for adjective in ADJECTIVES)
+def _lexicons(core: bool) -> list[Lexicon]:
+    return [CORE] if core else [CORE, FULL]
+
+
+def korean_words(core: bool = False) -> set[Word]:
+    """All Korean words (as pieces) the grammar can write."""
+    words: set[Word] = set(KOREAN_FUNCTION_WORDS) | {(p,) for p in PUNCTUATION}
+    words.update(determiner for determiner, _ in DETERMINERS)
+    for lexicon in _lexicons(core):
+        for noun in lexicon.common_nouns + lexicon.places + lexicon.names:
+            words.add((noun.ko,))
+            words.update(attach(noun.ko, kind) for kind in PARTICLE_KINDS)
+        for counter in COUNTERS:
+            words.update(attach(counter, kind) for kind in PARTICLE_KINDS)
+        for pronoun in lexicon.pronouns:
+            words.update(split_particle(form) for form in (pronoun.topic, pronoun.subject, pronoun.object))
+        words.update((ko,) for ko, _ in lexicon.numbers)
+        for time_word in lexicon.time_words:
+            words.update(split_particle(word) for word in time_word.ko)
+        words.update((ko,) for ko, _ in lexicon.degree_adverbs + lexicon.manner_adverbs)
+        registers = ("plain",) if lexicon is CORE else REGISTERS
+        for tense, negated, question, register in product(TENSES, (False, True), (False, True), registers):
+            for verb in lexicon.verbs:
+                words.update(verb_pieces(verb, tense, negated, question, register)[0])
+            for adjective in lexicon.adjectives:
+                if adjective.predicative:
+                    words.update(adjective_pieces(adjective, tense, negated, question, register)[0])
+        words.update(attributive_word(adjective) for adjective in lexicon.adjectives)
+    if not core:
+        for ko, _ in DEMONSTRATIVES:
+            words.add(attach(ko, "topic"))
+        for tense, question, register in product(("present", "past"), (False, True), REGISTERS):
+            words.update((noun.ko, copula_ending(noun.ko, tense, question, register)) for noun in FULL.common_nouns)
+            words.update((wh, copula_ending(wh, tense, True, register)) for wh in ("뭐", "누구", "무엇"))
+            words.add((NEGATIVE_COPULA[(tense, question)][register],))
+            future = hangul.adnominal_future_from_present(HOW.attributive)
+            words.update(predicate_word(HOW.stem, HOW.past_stem, future, tense, True, register, action=False))
     return words
 
 
-def english_words() -> set[str]:
+def korean_tokens(core: bool = False) -> set[str]:
+    """The Korean pieces: word-initial pieces and '##' continuation pieces."""
+    return {token for word in korean_words(core) for token in word_tokens(word)}
+
+
+def english_words(core: bool = False) -> set[str]:
     """All English words of the grammar, with capitals for the words that can start a sentence."""
-    words: set[str] = set(ENGLISH_FUNCTION_WORDS) | set(PUNCTUATION)
-    for noun in COMMON_NOUNS + PLACES + NAMES:
-        words.update((noun.en, noun.plural))
-    for pronoun in PRONOUNS:
-        words.update((pronoun.en_subject, pronoun.en_object))
-    for verb in ALL_VERBS:
-        words.update((verb.en_base, verb.en_past, english.third_person_singular(verb.en_base)))
-    words.update(adjective.en for adjective in ADJECTIVES)
-    words.update(en for _, en in NUMBERS)
-    for time_word in TIME_WORDS:
-        words.update(time_word.en)
-    starters = ["a", "an", "the", "will", *english.AUXILIARIES, *(en for _, en in NUMBERS),
-                *(p.en_subject for p in PRONOUNS)]
+    words: set[str] = set(ENGLISH_FUNCTION_WORDS) | set(PUNCTUATION) | {en for _, en in DETERMINERS}
+    starters = {"a", "an", "the", "will", "what", "who", "where", "when", "how", "this", "that", "it",
+                *english.AUXILIARIES, *(en for _, en in DETERMINERS)}
+    for lexicon in _lexicons(core):
+        for noun in lexicon.names:
+            words.add(noun.en)
+        for noun in lexicon.common_nouns + lexicon.places:
+            words.update(noun.en.split() + noun.plural.split())
+            if "person" in noun.tags or noun.mass or noun.plural_only:
+                starters.update({noun.en.split()[0], noun.plural.split()[0]})
+        for pronoun in lexicon.pronouns:
+            words.update((pronoun.en_subject, pronoun.en_object))
+            starters.add(pronoun.en_subject)
+        for verb in lexicon.verbs:
+            first, *rest = verb.en_base.split()
+            words.update([first, english.third_person_singular(first), *rest, *verb.en_past.split()])
+        for adjective in lexicon.adjectives:
+            words.update(adjective.en.split())
+            starters.add(adjective.en.split()[0])
+        words.update(en for _, en in lexicon.numbers)
+        starters.update(en for _, en in lexicon.numbers)
+        for time_word in lexicon.time_words:
+            words.update(time_word.en)
+        for _, en in lexicon.degree_adverbs + lexicon.manner_adverbs:
+            words.update(en.split())
     words.update(english.capitalize_first([word])[0] for word in starters)
     return words
 
 
-def ko_en_vocabulary() -> list[str]:
-    """The joint word list (sorted, Korean and English together; special tokens not included)."""
-    return sorted(korean_words() | english_words())
+@cache
+def ko_en_vocabulary() -> tuple[str, ...]:
+    """The joint token list (sorted, Korean pieces and English words together; special tokens not included)."""
+    return tuple(sorted(korean_tokens() | english_words()))

@@ -1,0 +1,251 @@
+"""Lesson (/lesson): a guided path through "Attention Is All You Need" on the sidebar's sentence, one step
+per screen; predict-then-reveal questions; a projector mode (?present=1, → / ← keys) and a QR code that
+opens the same sentence and step on a phone. The steps, figures and answers come from viz/lesson.py;
+this page only lays them out.
+
+URL: `step` (1-based) and `present=1` live in the query next to the sidebar's text/model/lang.
+"""
+
+import contextlib
+import hashlib
+
+import streamlit as st
+
+from pages._shared import chart, current_view, ensure_frame, lang, settings, tr
+from viz import lesson
+from viz.i18n import md_escape
+
+ensure_frame()
+
+STEP_STATE, PRESENT_STATE, REVEALED_STATE, KEYS_STATE = "_lesson_step", "_lesson_present", "_lesson_revealed", \
+    "_keyboard_shortcuts"
+STEPS = lesson.lesson_steps()
+
+
+# ------------------------------------------------------------------------------------------------
+# State: the step and projector mode, seeded once from the URL, written back on every run
+
+def current_step() -> int:
+    if STEP_STATE not in st.session_state:
+        st.session_state[STEP_STATE] = lesson.parse_step(st.query_params.get("step"), len(STEPS))
+    return lesson.parse_step(st.session_state[STEP_STATE], len(STEPS))
+
+
+def go_to(number: int) -> None:
+    st.session_state[STEP_STATE] = number
+    st.session_state["lesson_jump"] = number
+
+
+def on_jump() -> None:
+    st.session_state[STEP_STATE] = int(st.session_state.get("lesson_jump") or 1)
+
+
+def present_mode() -> bool:
+    if PRESENT_STATE not in st.session_state:
+        st.session_state[PRESENT_STATE] = st.query_params.get("present") in ("1", "true")
+    return bool(st.session_state[PRESENT_STATE])
+
+
+def on_present() -> None:
+    st.session_state[PRESENT_STATE] = bool(st.session_state.get("lesson_present_toggle"))
+
+
+def write_url(step: int, present: bool) -> None:
+    if st.query_params.get("step") != str(step):
+        st.query_params["step"] = str(step)
+    if present and st.query_params.get("present") != "1":
+        st.query_params["present"] = "1"
+    elif not present and "present" in st.query_params:
+        del st.query_params["present"]
+
+
+def keyboard(present: bool) -> None:
+    """→ / ← click Next / Previous, in projector mode only (elsewhere the arrows belong to the text box)."""
+    from streamlit_shortcuts import add_shortcuts, clear_shortcuts
+
+    if present:
+        add_shortcuts(lesson_next="arrowright", lesson_prev="arrowleft")
+        st.session_state[KEYS_STATE] = True
+    elif st.session_state.pop(KEYS_STATE, False):
+        clear_shortcuts()
+
+
+# ------------------------------------------------------------------------------------------------
+# Pieces of a step
+
+def signature() -> str:
+    current = settings()
+    return hashlib.sha1(f"{current.model}\n{current.text}".encode()).hexdigest()[:10]
+
+
+def join_link(number: int) -> tuple[str, str]:
+    """The URL a phone opens (this sentence, model, language and step) and a note about its host."""
+    from streamlit.net_util import get_internal_ip
+
+    current = settings()
+    params = {"text": current.text, "model": current.model, "lang": st.session_state.get("lang") or "",
+              "step": str(number)}
+    try:
+        context_url = st.context.url
+    except Exception:  # no browser context (tests, a bare script run)
+        context_url = None
+    lan = None
+    with contextlib.suppress(OSError):
+        lan = get_internal_ip()
+    url, replaced = lesson.join_url(context_url, params, lan_address=lan)
+    from urllib.parse import urlsplit
+
+    host = urlsplit(url).hostname or ""
+    if replaced:
+        return url, tr("lesson.join_lan", host=host)
+    if host in lesson.LOCAL_HOSTS:
+        return url, tr("lesson.join_local")
+    return url, ""
+
+
+def qr_block(number: int, width: int) -> None:
+    url, note = join_link(number)
+    st.image(lesson.qr_png(url), width=width)
+    st.caption(tr("lesson.join_caption") + (f" {note}" if note else ""))
+    st.code(url, language=None, wrap_lines=True)
+
+
+def question_block(question: lesson.Question, sig: str) -> bool:
+    """Ask first; return whether the answer has been revealed (and say if the guess was right)."""
+    revealed = st.session_state.setdefault(REVEALED_STATE, set())
+    marker = f"{sig}:{question.id}"
+    widget = f"lesson_q_{question.id}_{sig}"
+    with st.container(border=True, key=f"lesson_question_{question.id}"):
+        st.markdown(f"**{tr('lesson.predict')}:** {question.prompt}")
+        choice = st.pills(tr("lesson.your_guess"), list(range(len(question.options))),
+                          selection_mode="multi" if question.multi else "single",
+                          format_func=lambda i: md_escape(question.options[i]), key=widget,
+                          label_visibility="collapsed", disabled=marker in revealed)
+        if marker not in revealed:
+            st.button(tr("lesson.reveal"), key=f"lesson_reveal_{question.id}", type="primary",
+                      icon=":material/visibility:", on_click=revealed.add, args=(marker,))
+            st.caption(tr("lesson.hidden"))
+            return False
+        verdict = question.is_right(choice if not question.multi or choice else None)
+        answer = ", ".join(question.answer_labels)
+        if verdict is None:
+            st.info(tr("lesson.no_guess", answer=answer))
+        elif verdict:
+            st.success(tr("lesson.right"), icon=":material/check_circle:")
+        else:
+            st.error(tr("lesson.wrong", answer=answer), icon=":material/cancel:")
+    return True
+
+
+def figure_block(view: lesson.StepView, present: bool) -> None:
+    if view.figure is not None:
+        fig = lesson.projector_figure(view.figure) if present else view.figure
+        chart(fig, f"lesson_{view.step.number}_{view.step.id}", key=f"lesson_fig_{view.step.number}")
+    if view.chips_html is not None:
+        st.html(view.chips_html)
+    if view.table is not None:
+        st.dataframe(view.table, hide_index=True, key=f"lesson_table_{view.step.number}")
+
+
+def nav_buttons(number: int, has_decoder: bool) -> None:
+    prev_step = lesson.neighbour(number, -1, has_decoder, STEPS)
+    next_step = lesson.neighbour(number, +1, has_decoder, STEPS)
+    left, middle, right = st.columns([1, 1, 1], vertical_alignment="center")
+    left.button(tr("lesson.prev"), key="lesson_prev", icon=":material/arrow_back:", disabled=prev_step == number,
+                on_click=go_to, args=(prev_step,), width="stretch")
+    middle.markdown(f"<p style='text-align:center;margin:0'>{number} / {len(STEPS)}</p>", unsafe_allow_html=True)
+    right.button(tr("lesson.next"), key="lesson_next", icon=":material/arrow_forward:", disabled=next_step == number,
+                 on_click=go_to, args=(next_step,), width="stretch", type="primary")
+
+
+def explanation(view: lesson.StepView, revealed: bool) -> None:
+    st.markdown(view.body)
+    if revealed and view.reveal:
+        st.markdown(f"**{view.reveal}**")
+
+
+def equation(view: lesson.StepView) -> None:
+    st.markdown(f"**{tr('lesson.shape')}** `{view.shape}`")
+    st.latex(view.latex)
+
+
+# ------------------------------------------------------------------------------------------------
+# The page
+
+present = present_mode()
+number = current_step()
+step = STEPS[number - 1]
+st.html(lesson.page_css(present))
+
+top_left, top_right = st.columns([3, 2], vertical_alignment="bottom")
+if not present:
+    with top_left:
+        st.title(tr("lesson.page_title"))
+        st.caption(tr("lesson.intro"))
+with top_right:
+    st.toggle(tr("lesson.present"), value=present, key="lesson_present_toggle", on_change=on_present,
+              help=tr("lesson.present_help"))
+
+view_now = current_view()
+write_url(number, present)
+keyboard(present)
+if view_now is not None:
+    data = lesson.LessonData.from_view(view_now.traced, view_now.loaded, view_now.settings.text)
+    if present:  # projector: the buttons on top, always on screen (the arrow keys press them)
+        with top_left:
+            nav_buttons(number, data.has_decoder)
+    code = lang()
+    sig = signature()
+    if "lesson_jump" not in st.session_state or st.session_state["lesson_jump"] != number:
+        st.session_state["lesson_jump"] = number
+    titles = {s.number: f"{s.number}. {tr(f'lesson.{s.id}.title')}" for s in STEPS}
+    if not present:
+        st.selectbox(tr("lesson.jump"), [s.number for s in STEPS],
+                     format_func=titles.get, key="lesson_jump", on_change=on_jump)
+    skipped = lesson.skipped_steps(data.has_decoder, STEPS)
+
+    if not lesson.available(step, data.has_decoder):
+        st.subheader(f"{tr('lesson.step_of', n=number, total=len(STEPS))} · {tr(f'lesson.{step.id}.title')}")
+        st.info(tr("lesson.absent", name=view_now.loaded.name))
+        if not present:
+            nav_buttons(number, data.has_decoder)
+    else:
+        view = lesson.build_step(step, data, code, compact=present)
+        heading = f"{tr('lesson.step_of', n=number, total=len(STEPS))} · {view.title}"
+        # projector: text | figure side by side on one screen; otherwise (phones) one column: text, figure, buttons
+        text_col, fig_col = st.columns([2, 3]) if present else (st.container(), st.container())
+        foot = text_col if present else st.container()
+        with text_col:
+            if present and number != 1:
+                head_left, head_right = st.columns([4, 1])
+                head_left.subheader(heading)
+                with head_right:
+                    url, _ = join_link(number)
+                    st.image(lesson.qr_png(url, scale=4), width=120)
+            else:
+                st.subheader(heading)
+            if view.focus:
+                st.caption(view.focus)
+            revealed = question_block(view.question, sig) if view.question is not None else True
+            explanation(view, revealed)
+            if skipped and step.id == "encoder_layer":
+                st.info(tr("lesson.skipped", steps=", ".join(str(s.number) for s in skipped)))
+            if revealed and not present:
+                equation(view)
+        with fig_col:
+            if revealed:
+                figure_block(view, present)
+                if present:
+                    equation(view)
+            if present and number == 1:
+                qr_block(number, 360)
+        with foot:
+            if not present:
+                nav_buttons(number, data.has_decoder)
+            st.page_link(step.page, label=tr("lesson.more", page=tr(view.page_title_key)),
+                         icon=":material/open_in_new:")
+    if present:
+        st.caption(tr("lesson.keys"))
+    else:
+        with st.expander(tr("lesson.join"), icon=":material/qr_code_2:"):
+            qr_block(number, 260)

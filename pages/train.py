@@ -1,0 +1,355 @@
+"""Training lab (/train): train the paper's model live and watch its attention learn the alignment.
+
+Widgets and layout only. The training runs in the lab's background workers
+(transformer_core.training.jobs.JobManager, one per server in st.cache_resource): a job per recipe,
+shared by every session that starts the same recipe; this page polls it with
+st.fragment(run_every=...) and never trains in the script thread. After the run, a step slider
+(and Play) replays the snapshots; `/train?run=NAME` replays a run saved in the lab models folder.
+A link can preset the recipe (?task=reverse&preset=tiny&budget=30&seed=1, read on the first visit);
+the query parameter `max_steps` (optional) ends runs after that many steps (tests, quick demos).
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from pathlib import Path
+
+import streamlit as st
+
+from pages._shared import chart, ensure_frame, lang, page_header, settings, tr
+from transformer_core.loading import lab_models_dir
+from transformer_core.training import jobs as lab_jobs
+from transformer_core.training.recipes import (
+    DEFAULT_BUDGET_S,
+    DEFAULT_PROBES,
+    LAB_TASKS,
+    PRESETS,
+    LabRecipe,
+    count_parameters,
+    fits_task,
+    has_core_grammar,
+    lab_plan,
+    tokenizer_for,
+)
+from transformer_core.training.snapshots import KINDS, has_snapshots, load_snapshots
+from viz import lab as lab_figs
+from viz.i18n import t
+
+ensure_frame()
+
+BUDGETS = [30, 60, 120, 180, 300, 600]
+POLL_S = 1.0  # how often a watching page asks the job for news
+PLAY_S = 0.8  # replay speed: one snapshot per this many seconds
+RUN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
+
+
+@st.cache_resource(show_spinner=False)
+def lab_manager() -> lab_jobs.JobManager:
+    """ONE job manager per server: every session sees the same jobs."""
+    return lab_jobs.JobManager(models_dir=lab_models_dir)  # the folder is looked up when a job saves
+
+
+@st.cache_resource(show_spinner=False)
+def lab_tokenizer(task: str):
+    return tokenizer_for(task, lab=True)
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def saved_run(path: str, mtime: float):
+    """A saved run's snapshots (cached per file version)."""
+    return load_snapshots(path)
+
+
+def session_id() -> str:
+    if "_lab_session" not in st.session_state:
+        st.session_state["_lab_session"] = uuid.uuid4().hex
+    return st.session_state["_lab_session"]
+
+
+def max_steps_param() -> int:
+    try:
+        return max(0, int(st.query_params.get("max_steps", 0)))
+    except ValueError:
+        return 0
+
+
+# ------------------------------------------------------------------------------------------------
+# Pieces shared by the live view and the replay
+
+def attention_pickers(snapshot, prefix: str) -> tuple[str, int, int]:
+    """Kind / layer / head pickers for a snapshot's attention."""
+    code = lang()
+    kinds = [k for k in KINDS if k in snapshot.attention]
+    left, middle, right = st.columns(3)
+    kind = left.selectbox(tr("lab.kind"), kinds, index=len(kinds) - 1, key=f"{prefix}_kind",
+                          format_func=lambda k: t(f"kind.{k}", code))
+    n_layers, n_heads = snapshot.attention[kind].shape[:2]
+    layer = middle.selectbox(tr("lab.layer"), list(range(n_layers)), index=n_layers - 1, key=f"{prefix}_layer")
+    head = right.selectbox(tr("lab.head"), list(range(n_heads)), key=f"{prefix}_head")
+    return kind, min(layer, n_layers - 1), min(head, n_heads - 1)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def live_curves(job_id: str, snapshot_step: int, code: str, _status: dict):
+    """The live curves of a job at its latest snapshot: one figure shared by all who watch it."""
+    recipe = _status["recipe"]
+    return lab_figs.curves_figure(_status["history"], curve_points(_status["snapshots"]), lang=code,
+                                  reverse_task=recipe.task == "reverse")
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def attention_figure(snapshot_id: tuple, kind: str, layer: int, head: int, code: str, _snapshot):
+    """One head's map of one snapshot (shared by every session showing it)."""
+    return lab_figs.snapshot_attention_figure(_snapshot.attention[kind], _snapshot.src_tokens, _snapshot.tgt_tokens,
+                                              kind=kind, layer=layer, head=head, step=_snapshot.step, lang=code)
+
+
+def show_attention(snapshot, kind: str, layer: int, head: int, key: str, source: str = "") -> None:
+    fig = attention_figure((source, snapshot.step), kind, layer, head, lang(), snapshot)
+    chart(fig, f"lab_attention_step{snapshot.step}", key=key)
+
+
+def curve_points(snapshots) -> list[dict]:
+    return [{"step": s.step, "exact_match": s.exact_match, "alignment": s.alignment} for s in snapshots]
+
+
+def replay(snapshots, history: list[tuple[int, float]], task: str, key: str, source: str) -> None:
+    """Step slider + Play over the snapshots; the curves mark the shown one. `source` names the run
+    (job id, or saved run + file time) for the shared figure cache."""
+    if not snapshots:
+        st.info(tr("lab.no_snapshot"))
+        return
+    st.subheader(tr("lab.replay"))
+    st.caption(tr("lab.replay_help"))
+    steps = [s.step for s in snapshots]
+    slider_key, play_key = f"{key}_step", f"{key}_play"
+    if st.session_state.get(slider_key) not in steps:
+        st.session_state[slider_key] = steps[-1]
+    playing = st.toggle(tr("lab.play"), key=play_key, help=tr("lab.replay_help"))
+    if playing and st.session_state[slider_key] == steps[-1]:
+        st.session_state[slider_key] = steps[0]  # Play from the start
+
+    @st.fragment(run_every=PLAY_S if playing else None)
+    def frame() -> None:
+        if st.session_state.get(play_key) and f"{key}_advanced" in st.session_state:
+            index = steps.index(st.session_state[slider_key])
+            if index + 1 < len(steps):
+                st.session_state[slider_key] = steps[index + 1]
+            else:
+                st.session_state[play_key] = False
+                st.session_state.pop(f"{key}_advanced", None)
+                st.rerun(scope="app")
+        st.session_state[f"{key}_advanced"] = True
+        step = st.select_slider(tr("lab.step_slider"), options=steps, key=slider_key)
+        snapshot = snapshots[steps.index(step)]
+        chart(lab_figs.curves_figure(history, curve_points(snapshots), lang=lang(), marker_step=step,
+                                     reverse_task=task == "reverse"), "lab_curves", key=f"{key}_curves")
+        st.text(t("lab.says_at", lang(), step=step, output=snapshot.output_text or t("lab.empty_output", lang())))
+        kind, layer, head = attention_pickers(snapshot, f"{key}_pick")
+        show_attention(snapshot, kind, layer, head, key=f"{key}_attention", source=source)
+
+    if not playing:
+        st.session_state.pop(f"{key}_advanced", None)
+    frame()
+
+
+# ------------------------------------------------------------------------------------------------
+# A job: live while it runs, replay when it is done
+
+def show_live(job: lab_jobs.Job, manager: lab_jobs.JobManager, session: str) -> None:
+    """Polls the shared job every POLL_S seconds; a full rerun when it ends."""
+
+    @st.fragment(run_every=POLL_S)
+    def live() -> None:
+        manager.watch(job.id, session)
+        status = job.status()
+        if status["state"] not in lab_jobs.ACTIVE:
+            st.rerun(scope="app")
+        recipe = status["recipe"]
+        if status["state"] == lab_jobs.QUEUED:
+            running = len([j for j in manager.jobs() if j.state == lab_jobs.RUNNING])
+            st.info(tr("lab.queued", position=manager.position(job), running=running))
+            return
+        fraction = lab_figs.progress_fraction(status["step"], status["seconds"], recipe.budget_s, recipe.max_steps)
+        remaining = lab_figs.remaining_seconds(status["step"], status["seconds"], recipe.budget_s, recipe.max_steps)
+        st.progress(fraction, text=tr("lab.progress", step=status["step"],
+                                      elapsed=lab_figs.format_duration(status["seconds"]),
+                                      budget=lab_figs.format_duration(recipe.budget_s),
+                                      remaining=lab_figs.format_duration(remaining), rate=status["steps_per_s"]))
+        st.caption(tr("lab.watchers", n=len(job.viewers())))
+        snapshots = status["snapshots"]
+        latest = snapshots[-1] if snapshots else None
+        # Redrawn when a snapshot arrives, built once for every watching session (30 students, one figure)
+        chart(live_curves(job.id, latest.step if latest else 0, lang(), status), "lab_curves",
+              key="lab_live_curves")
+        if latest is None:
+            st.info(tr("lab.starting"))
+            return
+        st.text(t("lab.now_says", lang(), step=latest.step,
+                  output=latest.output_text or t("lab.empty_output", lang())))  # plain text: no Markdown escaping
+        kind, layer, head = attention_pickers(latest, "lab_live_pick")
+        show_attention(latest, kind, layer, head, key="lab_live_attention", source=job.id)
+
+    live()
+
+
+def show_finished(job: lab_jobs.Job) -> None:
+    status = job.status()
+    recipe = status["recipe"]
+    if status["device_notice"]:
+        st.warning(status["device_notice"])
+    if status["state"] == lab_jobs.FAILED:
+        st.error(tr("lab.failed", reason=status["error"]))
+    elif status["state"] == lab_jobs.CANCELLED:
+        st.warning(tr("lab.cancelled", step=status["step"]))
+    metrics = status["metrics"]
+    if metrics:
+        st.success(tr("lab.done", steps=status["step"], seconds=status["seconds"], n=metrics["n"],
+                      exact=metrics["exact_match"], align=metrics["lab_alignment"]))
+        st.caption(tr("lab.metrics_note", n=metrics["n"],
+                      extra=tr("lab.anti_diagonal_note") if recipe.task == "reverse" else ""))
+    if status["save_error"]:
+        st.error(tr("lab.save_failed", reason=status["save_error"]))
+    elif status["model_dir"] is not None:
+        name = Path(status["model_dir"]).name
+        st.info(tr("lab.saved", name=name))
+        st.page_link("pages/overview.py", label=tr("lab.open_model"), icon=":material/open_in_new:",
+                     query_params={"model": name})
+    points = [(s, v) for s, v in status["history"]]
+    replay(status["snapshots"], points, recipe.task, key=f"lab_replay_{job.id}", source=job.id)
+
+
+def show_saved_run(name: str) -> None:
+    """`/train?run=NAME`: replay a run saved in the lab models folder (by the page or the CLI)."""
+    directory = lab_models_dir() / name
+    if st.button(tr("lab.back"), icon=":material/arrow_back:"):
+        del st.query_params["run"]
+        st.rerun()
+    if not RUN_NAME.match(name) or not has_snapshots(directory):
+        st.error(tr("lab.run_missing", name=name, reason=str(directory)))
+        return
+    try:
+        mtime = (directory / "snapshots.json").stat().st_mtime
+        snapshots, history, info = saved_run(str(directory), mtime)
+    except (OSError, ValueError, KeyError) as exc:
+        st.error(tr("lab.run_missing", name=name, reason=f"{type(exc).__name__}: {exc}"))
+        return
+    st.subheader(tr("lab.run_title", name=name))
+    task = info.get("recipe", {}).get("task", "")
+    metrics = info.get("metrics") or {}
+    if metrics:
+        st.success(tr("lab.done", steps=info.get("steps", 0), seconds=info.get("seconds", 0.0), n=metrics["n"],
+                      exact=metrics["exact_match"], align=metrics["lab_alignment"]))
+    points = [(row["step"], row["loss"]) for row in history]
+    replay(snapshots, points, task, key=f"lab_saved_{name}", source=f"{name}@{mtime}")
+
+
+# ------------------------------------------------------------------------------------------------
+# The recipe form
+
+def seed_recipe_from_url() -> None:
+    """On a session's first visit, ?task=&preset=&budget=&seed= preset the form (unknown values ignored)."""
+    if "_lab_url_read" in st.session_state:
+        return
+    st.session_state["_lab_url_read"] = True
+    params = st.query_params
+    if params.get("task") in LAB_TASKS:
+        st.session_state["lab_task"] = params["task"]
+    if params.get("preset") in PRESETS:
+        st.session_state["lab_preset"] = params["preset"]
+    budget = str(params.get("budget", ""))
+    if budget.isdigit() and int(budget) in BUDGETS:
+        st.session_state["lab_budget"] = int(budget)
+    seed = str(params.get("seed", ""))
+    if seed.isdigit():
+        st.session_state["lab_seed"] = min(int(seed), 9999)
+
+
+def recipe_form(manager: lab_jobs.JobManager, session: str) -> LabRecipe:
+    seed_recipe_from_url()
+    code = lang()
+    left, right = st.columns([2, 3])
+    with left:
+        task = st.selectbox(tr("lab.task"), list(LAB_TASKS), key="lab_task", help=tr("lab.task_help"),
+                            format_func=lambda k: t(f"lab.task.{k}", code))
+        st.session_state.setdefault("lab_preset", "class")
+        st.session_state.setdefault("lab_budget", DEFAULT_BUDGET_S)
+        st.session_state.setdefault("lab_seed", 0)
+        preset = st.segmented_control(tr("lab.preset"), list(PRESETS), key="lab_preset",
+                                      required=True, format_func=lambda k: t(f"lab.preset.{k}", code)) or "class"
+        budget = st.select_slider(tr("lab.budget"), BUDGETS, key="lab_budget")
+        seed = int(st.number_input(tr("lab.seed"), min_value=0, max_value=9999, step=1, key="lab_seed",
+                                   help=tr("lab.seed_help")))
+    tokenizer = lab_tokenizer(task)
+    rows = []
+    for name, spec in PRESETS.items():
+        config = lab_plan(LabRecipe(task=task, preset=name), tokenizer).config
+        rows.append({"preset": name, "d_model": spec.d_model, "heads": spec.n_heads, "layers": spec.layers,
+                     "d_ff": spec.d_ff, "params": count_parameters(config)})
+    text = settings().text.strip()
+    probe = text if fits_task(task, text, tokenizer) and text != DEFAULT_PROBES[task] else ""
+    with right:
+        st.dataframe(lab_figs.preset_table(rows, lang=code), hide_index=True, width="stretch")
+        if task == "ko-en":
+            st.caption(tr("lab.grammar_core" if has_core_grammar() else "lab.grammar_full"))
+        st.caption(tr("lab.probe_user" if probe else "lab.probe_default", text=probe or DEFAULT_PROBES[task]))
+        st.caption(tr("lab.device_note", device=settings().device))
+    return LabRecipe(task=task, preset=preset, budget_s=int(budget), seed=seed, device=settings().device,
+                     max_steps=max_steps_param(), probe=probe)
+
+
+def finished_list(manager: lab_jobs.JobManager) -> None:
+    done = manager.finished()
+    if not done:
+        return
+    with st.expander(tr("lab.finished_jobs", n=len(done))):
+        for job in done:
+            status = job.status()
+            recipe = status["recipe"]
+            exact = status["metrics"].get("exact_match")
+            state = tr(f"lab.state.{status['state']}")
+            line = (f"{recipe.task} · {recipe.preset} · {recipe.budget_s} s · seed {recipe.seed} — "
+                    f"{state} · {status['step']} {tr('lab.col.steps')}"
+                    + (f" · {tr('lab.col.exact')} {exact:.1%}" if exact is not None else ""))
+            st.text(line)
+            if status["model_dir"] is not None:
+                st.page_link("pages/train.py", label=tr("lab.col.replay"), icon=":material/replay:",
+                             query_params={"run": Path(status["model_dir"]).name})
+
+
+# ------------------------------------------------------------------------------------------------
+
+page_header("lab.title", "lab.intro")
+manager = lab_manager()
+session = session_id()
+run_name = st.query_params.get("run")
+if run_name:
+    show_saved_run(run_name)
+else:
+    recipe = recipe_form(manager, session)
+    start_col, stop_col, _ = st.columns([1, 1, 4])
+    # The clicks are noted by callbacks (they run once, before the script) and acted on below: a rerun of
+    # the frame (ensure_frame) would otherwise lose a button's one-run True.
+    start_col.button(tr("lab.start"), type="primary", icon=":material/play_arrow:", key="lab_start",
+                     on_click=st.session_state.update, kwargs={"_lab_start_clicked": True})
+    if st.session_state.pop("_lab_start_clicked", False):
+        st.session_state["_lab_job"] = manager.submit(recipe, session).id
+    job = manager.get(st.session_state["_lab_job"]) if "_lab_job" in st.session_state else None
+    active = job is not None and job.state in lab_jobs.ACTIVE
+    stop_col.button(tr("lab.stop"), icon=":material/stop:", key="lab_stop", disabled=not active,
+                    on_click=st.session_state.update, kwargs={"_lab_stop_clicked": True})
+    if st.session_state.pop("_lab_stop_clicked", False) and active:
+        outcome = manager.stop(job.id, session)
+        if outcome == "left":
+            st.session_state.pop("_lab_job", None)
+            st.info(tr("lab.stop_left"))
+            job = None
+        else:
+            st.info(tr("lab.stop_done"))
+    if job is not None:
+        if job.state in lab_jobs.ACTIVE:
+            show_live(job, manager, session)
+        else:
+            show_finished(job)
+    finished_list(manager)

@@ -1,0 +1,81 @@
+"""Issue 13 in headless Chromium: an example pill in the sidebar makes its sentence the input in one click,
+also right after opening a link that carries ?text= (the URL seeds the widget on that first rerun), and the
+overview's unknown-word notice is drawn next to the output; screenshot docs/screenshots/unknown_words.png."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+import transformer_core as core
+from tests.browser_helpers import EXCEPTION, launch, page_url, require_chromium, streamlit_server
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+require_chromium()
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def server():
+    if not (core.loading.models_dir() / "ko-en-toy" / "examples.json").is_file():
+        pytest.skip("needs models/ko-en-toy with its examples.json")
+    with streamlit_server() as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        instance = launch(playwright)
+        yield instance
+        instance.close()
+
+
+def settled(page) -> None:
+    time.sleep(0.5)
+    page.wait_for_selector("[data-test-script-state=notRunning]", timeout=90_000)
+    time.sleep(1.0)
+
+
+def shown_code(page) -> list[str]:
+    return page.locator("[data-testid=stCode]").all_inner_texts()[:2]
+
+
+@pytest.mark.parametrize("with_text_in_url", [False, True])
+def test_an_example_pill_becomes_the_input_in_one_click(server, browser, with_text_in_url):
+    params = {"model": "ko-en-toy", "lang": "English"}
+    if with_text_in_url:
+        params["text"] = "고양이가 생선을 먹었다."
+    page = browser.new_page()
+    page.goto(page_url(server.url, "", **params))
+    settled(page)
+    box = page.locator("input[aria-label='Sentence']")
+    picks = (("저는 학생이에요.", "I am a student."), ("오늘 날씨 어때?", "How is the weather today?"))
+    for example, translation in picks:
+        page.locator("[data-testid=stSidebar]").get_by_text(example, exact=True).first.click()
+        settled(page)
+        assert box.input_value() == example
+        assert shown_code(page) == [example, translation]
+    assert page.locator(EXCEPTION).count() == 0
+    page.close()
+
+
+def test_unknown_words_are_named_next_to_the_output(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(page_url(server.url, "", model="ko-en-toy", lang="English", text="우리 엄마는 요리를 잘하거든요 쩝쩝."))
+    settled(page)
+    notice = page.locator(".st-key-unknown_notice")
+    notice.wait_for(timeout=30_000)
+    assert "2 of 5 words are unknown to this model" in notice.inner_text()
+    marks = notice.locator("strong").all_inner_texts()
+    assert marks == ["잘하거든요", "쩝쩝."]
+    assert page.locator(EXCEPTION).count() == 0
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "unknown_words.png"))
+    page.close()

@@ -1,0 +1,126 @@
+"""The core imports in one direction: no module of transformer_core imports, at any depth, one that imports it.
+
+Imports are read from the source (ast), including imports inside functions (a lazy import is still a
+dependency); imports under `if TYPE_CHECKING:` are skipped (they never run).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def module_names(root: Path, package: str) -> dict[str, Path]:
+    """Dotted module name -> file, for every .py file of `package` under `root`."""
+    names = {}
+    for path in (root / package).rglob("*.py"):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        names[".".join(parts)] = path
+    return names
+
+
+def _type_checking_block(node: ast.AST) -> bool:
+    test = getattr(node, "test", None)
+    return isinstance(node, ast.If) and (
+        (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING")
+        or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"))
+
+
+def imported_modules(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """Modules of the same package that `name` imports at run time (module level or inside functions)."""
+    root_package = name.split(".")[0]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if _type_checking_block(child):
+                for other in child.orelse:
+                    visit_node(other)
+                continue
+            visit_node(child)
+
+    def visit_node(node: ast.AST) -> None:
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - (node.level - 1)])
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            for alias in node.names:  # `from . import x` imports the module x when there is one
+                found.add(f"{target}.{alias.name}" if f"{target}.{alias.name}" in modules else target)
+        visit(node)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return {m for m in found if m in modules and m != name and m.split(".")[0] == root_package}
+
+
+def import_cycles(root: Path, package: str) -> list[list[str]]:
+    """Every group of modules that import each other (strongly connected components of size > 1)."""
+    modules = module_names(root, package)
+    graph = {name: sorted(imported_modules(name, path, modules)) for name, path in modules.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def connect(v: str) -> None:  # Tarjan
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for name in sorted(graph):
+        if name not in index:
+            connect(name)
+    return cycles
+
+
+def test_transformer_core_has_no_import_cycle():
+    assert import_cycles(ROOT, "transformer_core") == []
+
+
+def test_bert_and_loading_do_not_import_each_other():
+    modules = module_names(ROOT, "transformer_core")
+    bert = imported_modules("transformer_core.bert", modules["transformer_core.bert"], modules)
+    assert "transformer_core.loading" not in bert
+    assert "transformer_core.bert" in imported_modules("transformer_core.loading",
+                                                       modules["transformer_core.loading"], modules)
+
+
+def test_the_cycle_finder_finds_a_lazy_cycle_and_ignores_type_checking_imports(tmp_path):
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "a.py").write_text("from .b import thing\n")
+    (package / "b.py").write_text("def f():\n    from . import a\n    return a\n")  # lazy: still a cycle
+    (package / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .d import x\n")
+    (package / "d.py").write_text("from .c import y\n")
+    (package / "sub" / "e.py").write_text("from ..c import z\nfrom .. import d\n")
+    assert import_cycles(tmp_path, "pkg") == [["pkg.a", "pkg.b"]]
+    modules = module_names(tmp_path, "pkg")
+    assert imported_modules("pkg.sub.e", modules["pkg.sub.e"], modules) == {"pkg.c", "pkg.d"}

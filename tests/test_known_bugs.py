@@ -1,0 +1,177 @@
+"""The classic Transformer bugs, put in on purpose: the suite's own checks must reject each one.
+
+Each case takes the CURRENT source of one function of the core, makes a one-line textual change that
+is the bug (as tutorial code gets it wrong), compiles it in the module's namespace and monkeypatches
+it in for the test. Then it runs a check from tests/parity_checks.py, the same function the normal
+tests run against the real code, and expects AssertionError. If the code the bug is put into is
+rewritten, the case fails and says so ("no longer contains ..."): update the bug, never drop it.
+
+Traps: ../shared/DESIGN.md "Known traps" and issue 15 (V projected with W_K, Add & Norm in the wrong
+order, heads split / merged without the transpose, scores / d_k, a causal mask shifted by one, mask
+conventions inverted, PE not moved by .to(), softmax of a fully masked row, nn.Transformer's final
+LayerNorm assumed, dropout in recorded attention, Marian's half-and-half PE, merged plotly labels).
+"""
+
+from __future__ import annotations
+import __future__
+
+import inspect
+import sys
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+
+import transformer_core.interop as interop
+import transformer_core.masks as masks
+import transformer_core.model as model
+import viz.figures as figures
+from tests import parity_checks as checks
+
+pytestmark = pytest.mark.filterwarnings("ignore:enable_nested_tensor is True:UserWarning")
+
+
+@dataclass(frozen=True)
+class Bug:
+    """`owner.name` (a class's method or a module's function) with each `old` text replaced by `new`."""
+
+    owner: object
+    name: str
+    edits: tuple[tuple[str, str], ...]
+
+    def apply(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        original = inspect.unwrap(getattr(self.owner, self.name))
+        source = textwrap.dedent(inspect.getsource(original))
+        label = f"{getattr(self.owner, '__name__', self.owner)}.{self.name}"
+        for old, new in self.edits:
+            assert source.count(old) == 1, f"{label} no longer contains {old!r} exactly once: update this bug"
+            source = source.replace(old, new)
+        if inspect.isclass(self.owner):  # zero-argument super() needs the class cell a re-compiled def lacks
+            source = source.replace("super().", f"super({self.owner.__name__}, self).")
+        module = sys.modules[original.__module__]
+        code = compile(source, f"<{label} with a bug>", "exec", flags=__future__.annotations.compiler_flag,
+                       dont_inherit=True)
+        namespace: dict[str, object] = {}
+        exec(code, module.__dict__, namespace)  # globals: the live module, so other patches still apply
+        buggy = namespace[self.name]
+        if inspect.isclass(self.owner):
+            monkeypatch.setattr(self.owner, self.name, buggy)
+            return
+        real = getattr(self.owner, self.name)
+        for loaded in list(sys.modules.values()):  # every module that imported the function by name
+            if getattr(loaded, "__name__", "").startswith(("transformer_core", "viz", "pages", "tests")) \
+                    and getattr(loaded, self.name, None) is real:
+                monkeypatch.setattr(loaded, self.name, buggy)
+
+
+def bug(owner: object, name: str, *edits: tuple[str, str]) -> Bug:
+    return Bug(owner, name, tuple(edits))
+
+
+MHA, SUBLAYER = model.MultiHeadAttention, model.SublayerConnection
+NORM = "nn.LayerNorm(config.d_model, eps=config.layer_norm_eps)"
+
+# bug id -> (the bug, the checks that must reject it)
+CASES: dict[str, tuple[Bug, list[Callable[[], None]]]] = {
+    "v_projected_with_w_k": (
+        bug(MHA, "forward", ("self.w_v(x_kv)", "self.w_k(x_kv)")),
+        [checks.check_stacks_equal_nn_transformer, checks.check_heads_equal_nn_multihead_attention]),
+    "add_and_norm_x_plus_norm_of_sublayer": (  # x + dropout(norm(sublayer(x))): neither post- nor pre-LN
+        bug(SUBLAYER, "forward", ("return hook_norm(self.norm(hook_add(x + self.dropout(sublayer(x)))))",
+                                  "return hook_add(x + self.dropout(hook_norm(self.norm(sublayer(x)))))")),
+        [checks.check_stacks_equal_nn_transformer]),
+    "pre_ln_norm_after_the_sublayer": (
+        bug(SUBLAYER, "forward", ("x + self.dropout(sublayer(hook_norm(self.norm(x))))",
+                                  "x + self.dropout(hook_norm(self.norm(sublayer(x))))")),
+        [lambda: checks.check_stacks_equal_nn_transformer(norm_first=True)]),
+    "heads_split_with_view_but_no_transpose": (
+        bug(MHA, "split_heads", ("x.view(b, t, self.n_heads, self.d_k).transpose(1, 2)",
+                                 "x.view(b, self.n_heads, t, self.d_k)")),
+        [checks.check_stacks_equal_nn_transformer, checks.check_heads_equal_nn_multihead_attention]),
+    "heads_merged_without_transpose": (
+        bug(MHA, "forward", ("context.transpose(1, 2).contiguous().view(", "context.contiguous().view(")),
+        [checks.check_stacks_equal_nn_transformer, checks.check_heads_equal_nn_multihead_attention]),
+    "scores_divided_by_d_k_not_its_root": (
+        bug(MHA, "attention", ("/ math.sqrt(self.d_k)", "/ self.d_k")),
+        [checks.check_stacks_equal_nn_transformer, checks.check_heads_equal_nn_multihead_attention,
+         lambda: checks.check_weights_are_scaled_masked_softmax(checks.small_model().trace(
+             checks.ids([5, 6, 7, 2]), checks.ids([1, 8, 9])))]),
+    "causal_mask_sees_one_token_ahead": (
+        bug(masks, "causal_mask", (".tril(diagonal=past)", ".tril(diagonal=past + 1)")),
+        [checks.check_stacks_equal_nn_transformer, checks.check_heads_equal_nn_multihead_attention,
+         checks.check_decoder_never_looks_ahead, checks.check_future_target_token_leaves_earlier_logits]),
+    "causal_mask_hides_the_token_itself": (
+        bug(masks, "causal_mask", (".tril(diagonal=past)", ".tril(diagonal=past - 1)")),
+        [checks.check_stacks_equal_nn_transformer, checks.check_decoder_never_looks_ahead]),
+    "mask_inverted_in_masked_fill": (  # True read as "blocked", nn.MultiheadAttention's convention
+        bug(MHA, "attention", ("scores.masked_fill(~mask,", "scores.masked_fill(mask,")),
+        [checks.check_stacks_equal_nn_transformer, checks.check_heads_equal_nn_multihead_attention]),
+    "mask_inverted_for_scaled_dot_product_attention": (
+        bug(model, "fused_attention", ("attn_mask=mask,", "attn_mask=~mask,")),
+        [lambda: checks.check_stacks_equal_nn_transformer(fused=True),
+         checks.check_packed_inference_equals_nn_transformer]),
+    "padding_mask_inverted": (
+        bug(masks, "padding_mask", ("ids != pad_id", "ids == pad_id")),
+        [checks.check_stacks_equal_nn_transformer]),
+    "key_padding_mask_for_pytorch_not_inverted": (
+        bug(masks, "to_torch_key_padding_mask", ("return ~mask", "return mask")),
+        [checks.check_masks_convert_to_pytorch_convention]),
+    "attn_mask_for_pytorch_not_inverted": (
+        bug(masks, "to_torch_attn_mask", ("return ~mask", "return mask")),
+        [checks.check_masks_convert_to_pytorch_convention]),
+    "pe_a_plain_attribute": (  # not a buffer: .to() leaves it behind
+        bug(model.SinusoidalPositionalEncoding, "__init__",
+            ('self.register_buffer("pe", sinusoidal_table(max_len, d_model), persistent=False)',
+             "self.pe = sinusoidal_table(max_len, d_model)")),
+        [checks.check_moves_with_to]),
+    "pe_sines_and_cosines_in_halves": (  # Marian's layout, not the paper's interleaving
+        bug(model, "sinusoidal_table", ("table[:, 0::2]", "table[:, : d_model // 2]"),
+            ("table[:, 1::2]", "table[:, d_model // 2 :]")),
+        [checks.check_positional_encoding_is_the_papers_formula]),
+    "fully_masked_row_left_as_nan": (
+        bug(MHA, "attention", ("weights = weights.masked_fill(~has_key, 0.0)", "weights = weights")),
+        [checks.check_fully_masked_rows_are_zero_not_nan]),
+    "encoder_final_layer_norm_assumed": (  # nn.Transformer adds one; the paper's post-LN stack has none
+        bug(model.Encoder, "__init__", (f"{NORM} if config.final_norm else None", NORM)),
+        [checks.check_stacks_equal_nn_transformer]),
+    "decoder_final_layer_norm_assumed": (
+        bug(model.Decoder, "__init__", (f"{NORM} if config.final_norm else None", NORM)),
+        [checks.check_stacks_equal_nn_transformer]),
+    "interop_assumes_a_final_layer_norm": (
+        bug(interop, "config_from_nn_transformer", ("final_norm=module.encoder.norm is not None",
+                                                    "final_norm=True")),
+        [checks.check_stacks_equal_nn_transformer]),
+    "trace_records_in_training_mode_with_dropout": (
+        bug(model.Transformer, "trace", ("self.eval()", "pass")),
+        [checks.check_trace_records_without_dropout]),
+    "packed_qkv_in_the_wrong_order": (
+        bug(MHA, "packed_qkv", ("torch.cat(params[:3])", "torch.cat((params[1], params[0], params[2]))")),
+        [checks.check_packed_inference_equals_nn_transformer]),
+    "packed_qkv_cache_misses_in_place_updates": (
+        bug(MHA, "packed_qkv", ("(p.data_ptr(), p._version)", "p.data_ptr()")),
+        [checks.check_packed_projection_follows_weight_updates]),
+    "heatmap_axes_with_raw_token_labels": (  # plotly merges equal category labels
+        bug(figures, "attention_heatmap", ("unique_labels(row_tokens), unique_labels(col_tokens)",
+                                           "list(row_tokens), list(col_tokens)")),
+        [checks.check_heatmap_axes_keep_repeated_tokens_apart]),
+}
+
+PAIRS = [(name, index) for name, (_, rejecting) in CASES.items() for index in range(len(rejecting))]
+
+
+@pytest.mark.parametrize("name,index", PAIRS, ids=[f"{name}-check{index}" for name, index in PAIRS])
+def test_the_check_rejects_the_bug(name: str, index: int, monkeypatch: pytest.MonkeyPatch):
+    the_bug, rejecting = CASES[name]
+    check = rejecting[index]
+    check()  # passes on the real code (it is the normal suite's check) ...
+    the_bug.apply(monkeypatch)
+    with pytest.raises(AssertionError):
+        check()  # ... and fails with the bug in
+
+
+def test_every_bug_is_undone_after_its_test():
+    """monkeypatch restores the real code: the checks pass again (run after the parametrized cases)."""
+    checks.check_stacks_equal_nn_transformer()
+    checks.check_moves_with_to()
+    assert masks.causal_mask(3).tolist() == [[True, False, False], [True, True, False], [True, True, True]]

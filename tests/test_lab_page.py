@@ -1,0 +1,110 @@
+"""The training lab page under AppTest: the form with the presets' numbers, a tiny run started from the
+page, polled until it finishes, replayed with the step slider; a saved run replayed from ?run=NAME."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+AppTest = streamlit_testing.AppTest
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+PAGE = "pages/train.py"
+
+
+@pytest.fixture(autouse=True)
+def lab_models_folder(tmp_path, monkeypatch):
+    """Lab models of these tests go to a temporary folder (the manager reads it when a job saves)."""
+    folder = tmp_path / "lab_models"
+    monkeypatch.setenv("TRANSFORMER_EXPLORER_LAB_MODELS", str(folder))
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield folder
+    torch.set_num_threads(threads)
+
+
+def open_lab(language: str = "English", **params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["lang"] = language
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def texts(at: AppTest) -> str:
+    parts = [e.value for kind in ("text", "caption", "info", "success", "warning", "error", "markdown")
+             for e in at.get(kind) if hasattr(e, "value")]
+    return "\n".join(str(p) for p in parts)
+
+
+def test_lab_form_shows_every_preset_with_its_numbers():
+    at = open_lab()
+    assert at.selectbox(key="lab_task").value == "ko-en"
+    assert at.segmented_control(key="lab_preset").value == "class"
+    table = at.dataframe[0].value
+    assert list(table.iloc[:, 1]) == [32, 128, 256]  # d_model of tiny / class / larger
+    assert list(table.iloc[:, 3]) == ["1+1", "2+2", "3+3"]
+    assert all(int(p.replace(",", "")) > 10_000 for p in table.iloc[:, 5])
+    assert "compact core" in texts(at) or "no compact core" in texts(at)
+    assert at.button(key="lab_stop").disabled  # nothing to stop yet
+
+
+def test_lab_form_speaks_korean_and_takes_a_recipe_from_the_url():
+    at = open_lab("한국어", task="sort", preset="larger", budget="300", seed="7")
+    assert at.title[0].value == "학습 실험실"
+    assert at.button(key="lab_start").label == "학습 시작"
+    assert (at.selectbox(key="lab_task").value, at.segmented_control(key="lab_preset").value) == ("sort", "larger")
+    assert (at.select_slider(key="lab_budget").value, at.number_input(key="lab_seed").value) == (300, 7)
+    assert "language" in texts(at)  # the sort task's default probe, named in the caption
+
+
+def test_a_tiny_run_started_on_the_page_finishes_saves_and_replays(lab_models_folder):
+    at = open_lab(max_steps="15")
+    # (set through the session state: AppTest would format the options outside the script, in Korean)
+    at.session_state["lab_task"] = "reverse"
+    at.session_state["lab_preset"] = "tiny"
+    at.run()
+    at.button(key="lab_start").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    deadline = time.monotonic() + 180
+    while "Training finished" not in texts(at):
+        assert time.monotonic() < deadline, texts(at)
+        time.sleep(1.0)
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+    assert "Saved as" in texts(at)
+    saved = [p for p in lab_models_folder.iterdir() if p.is_dir()]
+    assert [p.name for p in saved] == ["lab-reverse-tiny-120s-seed0-15steps"]
+    slider = at.select_slider(key=next(k for k in at.session_state if str(k).endswith("_step")
+                                       and str(k).startswith("lab_replay_")))
+    steps = slider.options
+    assert steps[0] == "1" and steps[-1] == "15"
+    slider.set_value(1).run()
+    figures = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    curves = next(f for f in figures if len(f["data"]) == 3)
+    assert curves["layout"]["shapes"][0]["x0"] == 1  # the curves mark the shown snapshot
+    heatmap = next(f for f in figures if f["data"][0]["type"] == "heatmap")
+    assert "step 1" in heatmap["layout"]["title"]["text"]
+    assert "Output at step 1" in texts(at)
+
+
+def test_a_saved_run_replays_from_the_url(lab_models_folder):
+    from transformer_core import train
+
+    assert train.main(["--task", "copy", "--preset", "tiny", "--steps", "6", "--out", str(lab_models_folder / "demo"),
+                       "--eval-n", "8", "--quiet"]) == 0
+    at = open_lab(run="demo")
+    assert "Replaying the saved run: demo" in "\n".join(s.value for s in at.subheader)
+    assert len(at.get("plotly_chart")) == 2
+    missing = open_lab(run="no-such-run")
+    assert "No saved run" in texts(missing)

@@ -1,0 +1,430 @@
+"""The guided lesson: the step list, predict-step answers read from the trace (several sentences, two
+models), figures and equations for every step, projector styling, the join URL and its QR code; and the
+/lesson page under AppTest, walked step by step in both languages for ko-en-toy and minilm-l6."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import numpy as np
+import pytest
+
+import transformer_core as core
+from viz import lesson
+from viz.i18n import STRINGS
+
+ROOT = Path(__file__).resolve().parent.parent
+KO_EN = "ko-en-toy"
+ENCODER = "minilm-l6"
+KO_SENTENCES = ["고양이가 공원에서 생선을 먹었다.", "학생이 책을 읽는다.", "개가 아이를 보지 않았다.",
+                "선생님이 학교에서 사과를 먹는다."]
+EN_SENTENCES = ["The cat ate the fish.", "Students read books in the library every morning."]
+AVAILABLE = {info.name for info in core.list_models() if info.available}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_torch_thread():
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+def need(model: str) -> None:
+    if model not in AVAILABLE:
+        pytest.skip(f"{model} is not available here")
+
+
+@cache
+def loaded(model: str) -> core.LoadedModel:
+    return core.load(model)
+
+
+@cache
+def lesson_data(model: str, text: str) -> lesson.LessonData:
+    traced = core.trace_text(loaded(model), text)
+    return lesson.LessonData.from_view(traced, loaded(model), text)
+
+
+# ------------------------------------------------------------------------------------------------
+# The path
+
+
+def test_the_path_follows_the_paper_in_twelve_to_sixteen_numbered_steps():
+    steps = lesson.lesson_steps()
+    assert 12 <= len(steps) <= 16
+    assert [s.number for s in steps] == list(range(1, len(steps) + 1))
+    ids = [s.id for s in steps]
+    assert len(set(ids)) == len(ids)
+    order = ["tokens", "embedding", "position", "scores", "softmax", "values", "multihead", "addnorm", "ffn",
+             "encoder_layer", "causal_mask", "cross_attention", "next_token", "full_picture"]
+    assert [i for i in ids if i in order] == order  # the paper's order
+    assert {s.id for s in steps if s.decoder} == {"causal_mask", "cross_attention", "next_token"}
+    for step in steps:
+        assert (ROOT / step.page).is_file(), step.page
+        for part in ("title", "body") if step.id != "full_picture" else ("title",):
+            korean, english = STRINGS[f"lesson.{step.id}.{part}"]
+            assert korean and english
+
+
+@pytest.mark.parametrize(("raw", "expected"), [("7", 7), (" 3 ", 3), ("0", 1), ("-4", 1), ("99", 15), ("abc", 1),
+                                               (None, 1), ("2.5", 1)])
+def test_a_step_number_from_the_url_is_clamped_and_never_raises(raw, expected):
+    assert lesson.parse_step(raw, 15) == expected
+
+
+def test_an_encoder_only_model_skips_the_decoder_steps_both_ways():
+    steps = lesson.lesson_steps()
+    by_id = {s.id: s.number for s in steps}
+    last_encoder, full = by_id["encoder_layer"], by_id["full_picture"]
+    assert lesson.neighbour(last_encoder, +1, has_decoder=False) == full
+    assert lesson.neighbour(full, -1, has_decoder=False) == last_encoder
+    assert lesson.neighbour(last_encoder, +1, has_decoder=True) == by_id["causal_mask"]
+    assert lesson.neighbour(1, -1, has_decoder=True) == 1  # the ends stay put
+    assert lesson.neighbour(len(steps), +1, has_decoder=True) == len(steps)
+    assert [s.id for s in lesson.skipped_steps(False)] == ["causal_mask", "cross_attention", "next_token"]
+    assert lesson.skipped_steps(True) == []
+
+
+# ------------------------------------------------------------------------------------------------
+# Answers come from the trace (recomputed here from the raw tensors, for several sentences)
+
+
+@pytest.mark.parametrize("text", KO_SENTENCES)
+def test_predict_answers_match_the_trace_for_an_encoder_decoder(text: str):
+    need(KO_EN)
+    data = lesson_data(KO_EN, text)
+    trace = data.trace
+    assert data.has_decoder
+
+    # tokens: the count the tokenizer gives, the length of src.ids
+    question = lesson.question_for("tokens", data, "en")
+    ids = loaded(KO_EN).tokenizer(text)["input_ids"]
+    assert question.answer_labels == [str(len(ids))] == [str(trace["src.ids"].shape[1])]
+
+    # Q for one head: [S, d_k] from the traced q [B, H, S, d_k]
+    question = lesson.question_for("scores", data, "en")
+    _, _, s, d_k = trace["encoder.0.self_attn.q"].shape
+    assert question.answer_labels == [f"[{s}, {d_k}]"]
+    assert d_k == loaded(KO_EN).config.d_model // loaded(KO_EN).config.n_heads
+
+    # strongest key of the focus query in the focus head
+    i, head = lesson.focus_query(data), lesson.focus_head(data)
+    row = trace["encoder.0.self_attn.weights"][0, head, i]
+    question = lesson.question_for("softmax", data, "en")
+    assert question.answer == frozenset({int(row.argmax())})
+
+    # causal mask: position p sees exactly 0..p (one sentence, no padding)
+    p = lesson.causal_position(data)
+    question = lesson.question_for("causal_mask", data, "en")
+    assert question.multi and question.answer == frozenset(range(p + 1))
+    assert bool(trace["tgt.causal_mask"][p, : p + 1].all()) and not bool(trace["tgt.causal_mask"][p, p + 1:].any())
+
+    # cross-attention: argmax over the source of the last layer's head average
+    r = lesson.cross_row(data)
+    last = trace.n_layers("decoder") - 1
+    averaged = trace[f"decoder.{last}.cross_attn.weights"][0, :, r].mean(dim=0)
+    question = lesson.question_for("cross_attention", data, "en")
+    assert question.answer == frozenset({int(averaged.argmax())})
+    assert data.predicted_tokens[r] in question.prompt.replace("\\", "")
+
+    # next token: the argmax of the traced logits, which is the token the model wrote
+    r = lesson.next_token_row(data)
+    question = lesson.question_for("next_token", data, "en")
+    best = int(trace["logits"][0, r].argmax())
+    chosen = loaded(KO_EN).tokenizer.convert_ids_to_tokens([best])[0]
+    assert question.answer_labels == [chosen] == [data.predicted_tokens[r]]
+    assert len(question.options) >= 2
+
+
+@pytest.mark.parametrize("text", EN_SENTENCES)
+def test_predict_answers_match_the_trace_for_an_encoder_only_model(text: str):
+    need(ENCODER)
+    data = lesson_data(ENCODER, text)
+    assert not data.has_decoder
+    question = lesson.question_for("tokens", data, "ko")
+    assert question.answer_labels == [str(data.trace["src.ids"].shape[1])]
+    _, _, s, d_k = data.trace["encoder.0.self_attn.q"].shape
+    assert lesson.question_for("scores", data, "ko").answer_labels == [f"[{s}, {d_k}]"]
+    i, head = lesson.focus_query(data), lesson.focus_head(data)
+    assert data.src_tokens[i] not in data.specials  # the focus is a real word, not [CLS]
+    expected = int(data.trace["encoder.0.self_attn.weights"][0, head, i].argmax())
+    assert lesson.question_for("softmax", data, "ko").answer == frozenset({expected})
+    for step_id in ("causal_mask", "cross_attention", "next_token"):
+        assert lesson.question_for(step_id, data, "ko") is None
+
+
+def test_a_question_judges_right_wrong_and_no_guess():
+    need(KO_EN)
+    data = lesson_data(KO_EN, KO_SENTENCES[0])
+    single = lesson.question_for("cross_attention", data, "en")
+    right = next(iter(single.answer))
+    wrong = next(i for i in range(len(single.options)) if i not in single.answer)
+    assert single.is_right(right) is True and single.is_right(wrong) is False and single.is_right(None) is None
+    multi = lesson.question_for("causal_mask", data, "en")
+    assert multi.is_right(sorted(multi.answer)) is True
+    assert multi.is_right(sorted(multi.answer)[:-1]) is False  # missing one position is wrong
+    assert multi.is_right([*multi.answer, len(multi.options) - 1]) is False  # a future position is wrong
+
+
+def test_the_sentences_give_different_questions():
+    """Not hard-coded to one sentence: the cross-attention question changes with the sentence."""
+    need(KO_EN)
+    prompts = {lesson.question_for("cross_attention", lesson_data(KO_EN, text), "en").prompt for text in KO_SENTENCES}
+    options = {lesson.question_for("softmax", lesson_data(KO_EN, text), "en").options for text in KO_SENTENCES}
+    assert len(prompts) > 1 and len(options) == len(KO_SENTENCES)
+
+
+# ------------------------------------------------------------------------------------------------
+# Every step: its figure, shape and equation from the trace
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize(("model", "text"), [(KO_EN, KO_SENTENCES[0]), (ENCODER, EN_SENTENCES[0])])
+def test_every_available_step_builds_one_figure_a_shape_and_an_equation(model: str, text: str, lang: str):
+    need(model)
+    data = lesson_data(model, text)
+    shapes = {name: list(shape) for name, shape in data.trace.shapes().items()}
+    for step in lesson.lesson_steps():
+        if not lesson.available(step, data.has_decoder):
+            with pytest.raises(ValueError, match="needs a decoder"):
+                lesson.build_step(step, data, lang)
+            continue
+        view = lesson.build_step(step, data, lang)
+        shown = [x is not None for x in (view.figure, view.chips_html, view.table)]
+        assert sum(shown) == 1, (step.id, shown)  # ONE focused figure
+        assert view.title and view.body and view.latex, step.id
+        assert json.loads(view.shape) in list(shapes.values()), (step.id, view.shape)
+        if view.figure is not None:
+            assert view.figure.layout.title.text
+    scores = lesson.build_step(lesson.lesson_steps()[4], data, lang)
+    i, head = lesson.focus_query(data), lesson.focus_head(data)
+    bars = np.asarray(scores.figure.data[0].x, dtype=np.float32)
+    assert np.allclose(bars, data.trace.numpy("encoder.0.self_attn.scores")[head][i])  # the traced numbers
+
+
+def test_token_text_in_figure_titles_is_escaped():
+    need(KO_EN)
+    data = lesson_data(KO_EN, KO_SENTENCES[0])
+    hostile = lesson.LessonData(**{**data.__dict__, "src_tokens": ["<b>x</b>", *data.src_tokens[1:]]})
+    view = lesson.build_step(lesson.lesson_steps()[4], hostile, "en")
+    assert "<b>" not in view.figure.layout.title.text and "&lt;b&gt;" in view.figure.layout.title.text
+
+
+# ------------------------------------------------------------------------------------------------
+# Projector mode
+
+
+def test_projector_figures_use_cividis_large_text_and_fit_one_screen():
+    need(KO_EN)
+    data = lesson_data(KO_EN, KO_SENTENCES[0])
+    cividis = [list(c) for c in lesson.PROJECTOR_SCALE]
+    for step in lesson.lesson_steps():
+        view = lesson.build_step(step, data, "en")
+        if view.figure is None:
+            continue
+        fig = lesson.projector_figure(view.figure).to_plotly_json()
+        layout = fig["layout"]
+        assert layout["font"]["size"] >= 20
+        square_tiles = step.id == "full_picture"  # keeps its own height: its tiles stay square
+        assert square_tiles or layout["height"] <= lesson.PROJECTOR_MAX_HEIGHT, step.id
+        for key, axis in layout.items():
+            if key.startswith(("xaxis", "yaxis")):
+                assert axis["tickfont"]["size"] >= 20, (step.id, key)
+        for trace in fig["data"]:
+            if trace["type"] == "heatmap" and "colorscale" in trace:
+                assert [list(c) for c in trace["colorscale"]] == cividis, step.id
+        if "coloraxis" in layout:
+            assert [list(c) for c in layout["coloraxis"]["colorscale"]] == cividis
+        assert view.figure.layout.font.size < 20  # the original is left alone
+
+
+def test_projector_css_hides_the_chrome_and_sets_large_body_text():
+    assert "stSidebar" in lesson.page_css(True) and "stSidebar" not in lesson.page_css(False)
+    assert "katex-display" in lesson.page_css(False)  # long equations scroll on a phone
+    css = lesson.projector_css()
+    assert css.startswith("<style>") and css.rstrip().endswith("</style>")
+    for testid in ("stSidebar", "stHeader", "stToolbar"):
+        assert f'[data-testid="{testid}"]' in css
+    assert f"font-size: {lesson.PROJECTOR_BODY_PX}px" in css and lesson.PROJECTOR_BODY_PX >= 24
+    assert "<script" not in css
+
+
+# ------------------------------------------------------------------------------------------------
+# Joining from a phone
+
+
+def test_the_join_url_replaces_localhost_with_the_network_address_and_keeps_everything_else():
+    params = {"text": "고양이가 생선을 먹었다.", "model": KO_EN, "lang": "English", "step": "7"}
+    url, replaced = lesson.join_url("http://localhost:8501/lesson", params, lan_address="192.168.1.20")
+    parts = urlsplit(url)
+    assert replaced and parts.netloc == "192.168.1.20:8501" and parts.path == "/lesson"
+    assert {k: v[0] for k, v in parse_qs(parts.query).items()} == params  # Korean text survives the round trip
+    url, replaced = lesson.join_url("https://class.example.org/app/lesson", params, lan_address="10.0.0.1")
+    assert not replaced and url.startswith("https://class.example.org/app/lesson?")
+    url, replaced = lesson.join_url("http://127.0.0.1:8600/", {"step": "2"}, lan_address=None)
+    assert not replaced and url == "http://127.0.0.1:8600/lesson?step=2"
+    assert lesson.join_url(None, {"step": "1"})[0] == "http://localhost:8501/lesson?step=1"
+
+
+# Byte-mode capacity at error correction level M, versions 1-10 (ISO/IEC 18004, table 7).
+BYTE_CAPACITY_M = [14, 26, 42, 62, 84, 106, 122, 152, 180, 213]
+
+
+@pytest.mark.parametrize("url", ["http://192.168.1.20:8501/lesson?step=3",
+                                 "http://10.0.0.5:8501/lesson?text=%EA%B3%A0%EC%96%91%EC%9D%B4%EA%B0%80+%EC%83%9D"
+                                 "%EC%84%A0%EC%9D%84&model=ko-en-toy&lang=%ED%95%9C%EA%B5%AD%EC%96%B4&step=13"])
+def test_the_qr_code_holds_the_url_in_the_smallest_version_that_fits(url: str):
+    import struct
+
+    qr = lesson.qr_code(url)
+    n_bytes = len(url.encode("utf-8"))
+    assert qr.mode == "byte" and qr.error == "M" and not qr.is_micro
+    version = int(qr.version)
+    fits = [v + 1 for v, capacity in enumerate(BYTE_CAPACITY_M) if capacity >= n_bytes]
+    assert fits and version == fits[0]  # the payload length decides the version
+    matrix = np.array([list(row) for row in qr.matrix], dtype=np.uint8)
+    assert matrix.shape == (17 + 4 * version,) * 2
+    other = np.array([list(row) for row in lesson.qr_code(url + "0").matrix], dtype=np.uint8)
+    assert other.shape != matrix.shape or (other != matrix).any()  # a different payload, a different code
+    png = lesson.qr_png(url, scale=4)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", png[16:24])
+    assert width == height == (17 + 4 * version + 8) * 4  # the symbol plus a 4-module quiet zone, scaled
+
+
+# ------------------------------------------------------------------------------------------------
+# The page under AppTest
+
+streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+
+
+def new_lesson(model: str, text: str, lang: str, **params: str):
+    at = streamlit_testing.AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update({"model": model, "text": text, "lang": "English" if lang == "en" else "한국어",
+                            **params})
+    at.run()
+    at.switch_page("pages/lesson.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def charts(at) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def answer_and_reveal(at, question: lesson.Question, right: bool) -> None:
+    pills = next(p for p in at.pills if p.key.startswith(f"lesson_q_{question.id}_"))
+    if question.multi:
+        choice = sorted(question.answer) if right else [len(question.options) - 1]
+    else:
+        choice = next(iter(question.answer)) if right else \
+            next(i for i in range(len(question.options)) if i not in question.answer)
+    pills.set_value(choice).run()
+    at.button(key=f"lesson_reveal_{question.id}").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize(("model", "text"), [(KO_EN, KO_SENTENCES[0]), (ENCODER, EN_SENTENCES[0])])
+def test_the_lesson_walks_every_step_in_both_languages(model: str, text: str, lang: str):
+    need(model)
+    data = lesson_data(model, text)
+    at = new_lesson(model, text, lang)
+    visited, asked = [], 0
+    while True:
+        number = int(at.query_params["step"])
+        step = lesson.lesson_steps()[number - 1]
+        visited.append(step.id)
+        heading = at.subheader[0].value
+        assert str(number) in heading
+        expected = lesson.build_step(step, data, lang)
+        assert expected.title in heading
+        assert any(m.value == expected.body for m in at.markdown), step.id
+        if expected.focus:  # which layer, head and query the step follows
+            assert expected.focus in [c.value for c in at.caption], step.id
+        assert at.get("page_link")[-1].proto.page == Path(step.page).stem, step.id  # the full page
+        if expected.question is not None:
+            assert not charts(at), f"{step.id}: the figure must wait for the guess"
+            right = asked % 2 == 0  # alternate right and wrong guesses
+            answer_and_reveal(at, expected.question, right)
+            assert (len(at.success) == 1) is right and (len(at.error) == 1) is (not right), step.id
+            asked += 1
+        assert any(expected.latex in latex.value for latex in at.latex), step.id
+        if expected.figure is not None:
+            assert len(charts(at)) == 1, step.id  # one figure per step
+            assert charts(at)[0]["layout"]["title"]["text"] == expected.figure.layout.title.text
+        if lang == "ko":
+            assert any("\uac00" <= ch <= "\ud7a3" for ch in heading)
+        else:
+            assert not any("\uac00" <= ch <= "\ud7a3" for ch in heading)
+        following = at.button(key="lesson_next")
+        if following.disabled:
+            break
+        following.click().run()
+        assert not at.exception, [e.value for e in at.exception]
+    available = [s.id for s in lesson.lesson_steps() if lesson.available(s, data.has_decoder)]
+    assert visited == available
+    assert asked >= (6 if data.has_decoder else 3)
+    at.button(key="lesson_prev").click().run()
+    assert int(at.query_params["step"]) == lesson.lesson_steps().index(
+        next(s for s in lesson.lesson_steps() if s.id == available[-2])) + 1
+
+
+@pytest.mark.slow
+def test_a_link_opens_its_step_and_projector_mode():
+    need(KO_EN)
+    at = new_lesson(KO_EN, KO_SENTENCES[0], "en", step="8", present="1")
+    assert at.query_params["step"] == "8" and at.query_params["present"] == "1"
+    assert "Step 8 of 15" in at.subheader[0].value
+    assert at.toggle(key="lesson_present_toggle").value is True
+    styles = [h.proto.body for h in at.get("html") if "<style>" in h.proto.body]
+    assert styles and "stSidebar" in styles[0]
+    colorscale = charts(at)[0]["layout"]["coloraxis"]["colorscale"]
+    assert [list(c) for c in colorscale] == [list(c) for c in lesson.PROJECTOR_SCALE]
+    assert at.get("image"), "the QR code is on every projector step"
+    at.toggle(key="lesson_present_toggle").set_value(False).run()
+    assert "present" not in at.query_params and not [h for h in at.get("html") if "stSidebar" in h.proto.body]
+    assert at.query_params["step"] == "8"
+
+
+@pytest.mark.slow
+def test_a_decoder_step_on_an_encoder_model_explains_the_absence():
+    need(ENCODER)
+    at = new_lesson(ENCODER, EN_SENTENCES[0], "en", step="13")
+    assert any("encoder-only" in i.value for i in at.info)
+    assert not charts(at)
+    at.button(key="lesson_next").click().run()
+    assert at.query_params["step"] == "15"
+
+
+@pytest.mark.slow
+def test_leaving_projector_mode_by_a_page_link_releases_the_arrow_keys():
+    """The → / ← listener lives in the browser tab: the next page of the session removes it (app.py)."""
+    need(KO_EN)
+    at = new_lesson(KO_EN, KO_SENTENCES[0], "ko", step="5", present="1")
+    assert at.session_state["_keyboard_shortcuts"] is True
+    at.switch_page("pages/encoder.py").run()
+    assert not at.exception
+    assert "_keyboard_shortcuts" not in at.session_state
+
+
+def test_empty_and_hostile_text_on_the_lesson_page():
+    need(KO_EN)
+    at = new_lesson(KO_EN, "   ", "en", step="6")
+    assert at.info and not charts(at) and not at.error
+    hostile = "<img src=x onerror=alert(1)> **bold** [link](http://example.com) $x$"
+    for step in ("1", "6", "13"):
+        at = new_lesson(KO_EN, hostile, "en", step=step)
+        for element in list(at.markdown) + list(at.caption) + list(at.info) + list(at.success):
+            assert "<img src=x" not in element.value and hostile not in element.value, step
+        for html in at.get("html"):
+            assert "<img" not in html.proto.body, step
+        for chart in charts(at):
+            assert "<img" not in json.dumps(chart["layout"].get("title", {})), step

@@ -1,0 +1,226 @@
+"""The training loop: batches, initialisation, the learning-rate schedule, the loss, `train()`.
+
+Training follows the paper where it can at this size: Adam (beta2 0.98, eps 1e-9), the warmup
+schedule of section 5.3 (linear warmup, then 1/sqrt(step) decay; here with a chosen peak and a
+linear cool-down over the last 20 %), label smoothing 0.1, shared embeddings (section 3.4).
+With a time budget (max_minutes) the cool-down and the reverse task's length curriculum follow
+the clock as well as the step count, so a run on a busy CPU still cools down and stops inside its
+budget (with fewer steps, and a weaker model, than on a quiet machine). Every batch is freshly
+generated, so there is no epoch and no overfitting to a fixed corpus; the evaluation split (hash
+of the source text) is never trained on.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from tqdm import tqdm
+
+from ..batching import pad_batch
+from ..config import TransformerConfig
+from ..data import BOS_ID, EOS_ID, PAD_ID
+from ..model import Transformer
+from ..rnn import RNNConfig, RNNTranslator
+from .recipes import LengthLimit, TrainSettings, curriculum_length, recipe_data, tokenizer_for, training_pairs
+
+
+class TrainingStopped(Exception):  # a signal, not an error
+    """Raised inside `on_step` to end a run early (the lab's Stop button); `train()` returns normally."""
+
+
+class NonFiniteLoss(RuntimeError):
+    """The loss became NaN or infinite: the run cannot recover."""
+
+
+# --- batches ---------------------------------------------------------------------------------------
+
+def length_bucketed_batches(pairs: Iterator[tuple[list[int], list[int]]], batch_size: int, buckets: int,
+                            rng: random.Random) -> Iterator[list[tuple[list[int], list[int]]]]:
+    """Draw `buckets` batches' worth of pairs, sort them by length, cut into batches, shuffle their order."""
+    while True:
+        pool = sorted((next(pairs) for _ in range(batch_size * buckets)), key=lambda p: (len(p[0]), len(p[1])))
+        batches = [pool[i:i + batch_size] for i in range(0, len(pool), batch_size)]
+        rng.shuffle(batches)
+        yield from batches
+
+
+def make_batch(pairs: list[tuple[list[int], list[int]]]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(src [B,S], decoder input [B,T] = BOS + target, labels [B,T] = target + EOS)."""
+    src = pad_batch([source for source, _ in pairs], PAD_ID)
+    decoder_input = pad_batch([[BOS_ID, *target] for _, target in pairs], PAD_ID)
+    labels = pad_batch([[*target, EOS_ID] for _, target in pairs], PAD_ID)
+    return src, decoder_input, labels
+
+
+# --- model and schedule ----------------------------------------------------------------------------
+
+def initialize(model: Transformer) -> None:
+    """Xavier-uniform matrices, zero biases; the shared embedding ~ N(0, d_model^-0.5) (as in fairseq)."""
+    d_model = model.config.d_model
+    for name, parameter in model.named_parameters():
+        if "norm" in name:
+            continue
+        if parameter.dim() > 1:
+            nn.init.xavier_uniform_(parameter)
+        else:
+            nn.init.zeros_(parameter)
+    nn.init.normal_(model.src.token.weight, mean=0.0, std=d_model ** -0.5)
+
+
+def training_progress(step: int, elapsed: float, settings: TrainSettings) -> float:
+    """How far the run is, 0..1: the larger of steps done / steps and time spent / time budget.
+
+    With a time budget (max_minutes) the cool-down and the curriculum follow the clock, so a run on
+    a busy CPU still ends with a cooled-down learning rate inside its budget.
+    """
+    by_steps = step / settings.steps
+    by_time = elapsed / (settings.max_minutes * 60) if settings.max_minutes else 0.0
+    return max(by_steps, by_time)
+
+
+def learning_rate(step: int, settings: TrainSettings, progress: float | None = None) -> float:
+    """Paper schedule shape: linear warmup, then peak * sqrt(warmup / step); linear to 0 at the end."""
+    step = max(step, 1)
+    progress = step / settings.steps if progress is None else progress
+    rate = settings.peak_lr * min(step / settings.warmup, math.sqrt(settings.warmup / step))
+    start = 1 - settings.cooldown_fraction
+    if settings.cooldown_fraction > 0 and progress > start:
+        rate *= max(0.0, (1 - progress) / settings.cooldown_fraction)
+    return rate
+
+
+def candidate_ids(labels: torch.Tensor, vocab_size: int, n_candidates: int, generator: torch.Generator
+                  ) -> tuple[torch.Tensor, torch.Tensor]:
+    """Sampled softmax: every id in the batch's labels plus random others; labels renumbered into that set."""
+    device = labels.device
+    present = torch.unique(labels[labels != PAD_ID]).cpu()
+    extra = max(0, n_candidates - len(present))
+    random_ids = torch.randint(0, vocab_size, (extra,), generator=generator)
+    candidates = torch.unique(torch.cat([present, random_ids, torch.tensor([EOS_ID])]))
+    candidates = candidates[candidates != PAD_ID]
+    position = torch.full((vocab_size,), -100, dtype=torch.long)
+    position[candidates] = torch.arange(len(candidates))
+    return candidates.to(device), position.to(device)[labels]
+
+
+def loss_on(model: Transformer, batch: tuple[torch.Tensor, torch.Tensor, torch.Tensor],
+            label_smoothing: float, sampled_softmax: int = 0, generator: torch.Generator | None = None
+            ) -> torch.Tensor:
+    """Label-smoothed cross-entropy over real target positions (pads ignored).
+
+    With `sampled_softmax`, the softmax runs over the batch's own target ids plus random others
+    (about `sampled_softmax` in all) instead of the whole vocabulary: the character vocabulary has
+    12 000 entries and the full output layer would dominate the training time on a CPU.
+    """
+    src, decoder_input, labels = batch
+    if not sampled_softmax:
+        logits = model(src, decoder_input)
+        return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1), ignore_index=PAD_ID,
+                               label_smoothing=label_smoothing)
+    memory, src_mask = model.encode(src)
+    states = model.decode(decoder_input, memory, src_mask, project=False)  # [B,T,D], before lm_head
+    candidates, local_labels = candidate_ids(labels, model.config.tgt_vocab_size, sampled_softmax,
+                                             generator or torch.Generator().manual_seed(0))
+    real = labels != PAD_ID
+    logits = F.linear(states[real], model.lm_head.weight[candidates], model.lm_head.bias[candidates])
+    return F.cross_entropy(logits, local_labels[real], label_smoothing=label_smoothing)
+
+
+@dataclass
+class TrainResult:
+    model: Transformer
+    tokenizer: object
+    history: list[dict]
+    seconds: float
+    steps_done: int
+    stopped: bool = False  # ended early by on_step raising TrainingStopped
+
+
+StepCallback = Callable[[int, float, Transformer], None]
+
+
+def train(settings: TrainSettings, config: TransformerConfig, on_step: StepCallback | None = None,
+          progress: bool = True, tokenizer=None, device: str = "cpu", init_from: str | Path | None = None,
+          history_limit: int = 0) -> TrainResult:
+    """Train a fresh model (or continue `init_from`'s weights); returns it with the loss history.
+
+    on_step(step, loss, model) runs after every optimizer step; it may raise TrainingStopped to end
+    the run (the model is returned as it is) or any other exception to abort it. A NaN or infinite
+    loss raises NonFiniteLoss. history_limit > 0 thins the history evenly to at most that many rows.
+    """
+    if settings.threads:
+        torch.set_num_threads(settings.threads)
+    random.seed(settings.seed)
+    torch.manual_seed(settings.seed)
+    tokenizer = tokenizer if tokenizer is not None else tokenizer_for(recipe_data(settings.task))
+    vocab = tokenizer.get_vocab()
+    if isinstance(config, RNNConfig):
+        model = RNNTranslator(config)  # initialised by its constructor (RNNTranslator.reset_parameters)
+    else:
+        model = Transformer(config)
+        initialize(model)
+    if init_from is not None:
+        from safetensors.torch import load_model
+
+        load_model(model, str(Path(init_from) / "model.safetensors"), strict=True)
+    model.to(device)
+    model.train()
+    optimizer = torch.optim.Adam(model.parameters(), lr=settings.peak_lr, betas=(0.9, 0.98), eps=1e-9)
+    limit = LengthLimit(curriculum_length(0.0, settings))
+    pairs = training_pairs(settings.task, vocab, settings.seed, limit, settings.style_weights)
+    batches = length_bucketed_batches(pairs, settings.batch_size, settings.buckets, random.Random(settings.seed))
+    generator = torch.Generator().manual_seed(settings.seed)
+    history: list[dict] = []
+    keep_every = 1
+    start = time.perf_counter()
+    bar = tqdm(range(1, settings.steps + 1), desc=f"train {settings.task}", disable=not progress, mininterval=1.0)
+    smoothed = None
+    steps_done = 0
+    stopped = False
+    for step in bar:
+        fraction = training_progress(step, time.perf_counter() - start, settings)
+        limit.current = curriculum_length(fraction, settings)
+        batch = tuple(t.to(device) for t in make_batch(next(batches)))
+        rate = learning_rate(step, settings, fraction)
+        for group in optimizer.param_groups:
+            group["lr"] = rate
+        loss = loss_on(model, batch, settings.label_smoothing, settings.sampled_softmax, generator)
+        value = loss.item()
+        if not math.isfinite(value):
+            raise NonFiniteLoss(f"the training loss became {value} at step {step}")
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        smoothed = value if smoothed is None else 0.95 * smoothed + 0.05 * value
+        elapsed = time.perf_counter() - start
+        if step % keep_every == 0:
+            history.append({"step": step, "loss": round(value, 5), "lr": rate, "seconds": round(elapsed, 2)})
+            if history_limit and len(history) > history_limit:
+                history = history[::2]
+                keep_every *= 2
+        bar.set_postfix(loss=f"{smoothed:.3f}", lr=f"{rate:.2e}")
+        steps_done = step
+        if on_step is not None:
+            try:
+                on_step(step, value, model)
+            except TrainingStopped:
+                stopped = True
+                break
+        if settings.max_minutes and elapsed >= settings.max_minutes * 60:
+            bar.write(f"time budget of {settings.max_minutes} min used up after {step} steps")
+            break
+    bar.close()
+    model.eval()
+    if history and history[-1]["step"] != steps_done:  # the last step is always in the curve
+        history.append({"step": steps_done, "loss": round(value, 5), "lr": rate,
+                        "seconds": round(time.perf_counter() - start, 2)})
+    return TrainResult(model, tokenizer, history, time.perf_counter() - start, steps_done, stopped)

@@ -1,0 +1,395 @@
+"""What to train: the tasks, their data streams and tokenizers, the model shapes, the settings.
+
+Two kinds of recipe live here:
+
+* `RECIPES`: the bundled models' recipes (`python -m transformer_core.train --task ko-en --out DIR`
+  retrains models/ko-en-toy; `--task reverse` models/reverse).
+* The training lab's recipes (`LabRecipe`: task, size preset, time budget, seed). The page and the
+  CLI (`--task ko-en --preset class`) build the same `TrainSettings` + `TransformerConfig` from one
+  `LabRecipe`, through `lab_plan()`, so a run prepared before class is the run the page would make.
+
+Lab tasks: `ko-en` (the toy translation grammar; its compact core when the grammar offers one),
+and three letter tasks whose attention has an obvious right answer: `reverse` (anti-diagonal),
+`copy` (diagonal) and `sort` (each output letter looks at an input position holding that letter).
+The letter tasks use a 26-letter vocabulary (a-z), so a class-size model learns them in a minute.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ..config import TransformerConfig
+from ..data import BOS_ID, EOS_ID, PAD_ID, UNK_ID, build_tokenizer, is_held_out
+from ..data.ko_en import KoEnGrammar
+from ..data.reverse import MAX_CHARS, ReverseData
+from ..rnn import RNNConfig
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """Everything a run needs besides the model shape."""
+
+    task: str
+    steps: int
+    batch_size: int
+    peak_lr: float
+    warmup: int
+    cooldown_fraction: float = 0.2  # the last fraction of steps decays linearly to zero
+    label_smoothing: float = 0.1
+    seed: int = 0
+    threads: int = 1  # 1: on a shared 2-core CPU, two threads per process fight and run several times slower
+    max_minutes: float = 0.0  # time budget: schedule and curriculum follow the clock, stop when used up (0 = none)
+    sampled_softmax: int = 0  # >0: train the output layer on this many candidate ids per batch (big vocabularies)
+    buckets: int = 16  # batches drawn together and grouped by length (less padding)
+    curriculum_fraction: float = 0.0  # reverse: grow the text length from 8 to 64 over this share of the steps
+    # reverse: weights of ReverseData's styles (random, words, sentence, repeats); () = the data's defaults
+    style_weights: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class TaskRecipe:
+    """Default model shape and training settings of one bundled task."""
+
+    model: dict
+    settings: dict
+    tiny_model: dict = field(default_factory=dict)
+    architecture: str = "transformer"  # or "rnn": the 2015 attention RNN (rnn.py); `model` holds RNNConfig fields
+    data: str = ""  # the data stream when it is not the recipe's name ("ko-en-rnn" trains on "ko-en")
+
+
+RECIPES: dict[str, TaskRecipe] = {
+    "ko-en": TaskRecipe(
+        # The everyday grammar (1,500 entries, four speech levels): d_ff 768 and a 20-minute budget.
+        model=dict(d_model=256, n_heads=4, n_encoder_layers=2, n_decoder_layers=2, d_ff=768, max_len=128),
+        settings=dict(steps=8000, batch_size=64, peak_lr=1e-3, warmup=400, sampled_softmax=0, max_minutes=20.0),
+        tiny_model=dict(d_model=32, n_heads=2, n_encoder_layers=1, n_decoder_layers=1, d_ff=64, max_len=64),
+    ),
+    "reverse": TaskRecipe(
+        # Pre-LN (+ final LayerNorm): on this task it leaves its plateau much sooner than post-LN.
+        model=dict(d_model=128, n_heads=4, n_encoder_layers=2, n_decoder_layers=2, d_ff=512, max_len=128,
+                   norm_first=True, final_norm=True),
+        settings=dict(steps=6000, batch_size=32, peak_lr=4e-3, warmup=200, sampled_softmax=2048, max_minutes=13.0,
+                      curriculum_fraction=0.3),
+        tiny_model=dict(d_model=32, n_heads=2, n_encoder_layers=1, n_decoder_layers=1, d_ff=64, max_len=80,
+                        norm_first=True, final_norm=True),
+    ),
+    # Bahdanau et al. (2015) at toy size: E 128, bidirectional GRU 2 x 128 (h_j: 256), decoder GRU 128,
+    # alignment model 128, maxout 128 (tied to the shared embedding). Same data, tokenizer, loss, schedule.
+    "ko-en-rnn": TaskRecipe(
+        model=dict(embed_dim=128, hidden_size=128, attn_size=128, maxout_size=128, max_len=128),
+        settings=dict(steps=8000, batch_size=32, peak_lr=3e-3, warmup=300, sampled_softmax=1024, max_minutes=13.0),
+        tiny_model=dict(embed_dim=16, hidden_size=16, attn_size=16, maxout_size=16, max_len=64),
+        architecture="rnn", data="ko-en",
+    ),
+}
+
+
+def recipe_data(task: str) -> str:
+    """The data stream (and tokenizer) of a bundled recipe: 'ko-en-rnn' -> 'ko-en'; others: the name itself."""
+    recipe = RECIPES.get(task)
+    return recipe.data if recipe is not None and recipe.data else task
+
+
+# --- the lab's recipes -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Preset:
+    """A model size for the lab: the numbers the page shows."""
+
+    name: str
+    d_model: int
+    n_heads: int
+    layers: int  # per side (encoder = decoder)
+    d_ff: int
+    peak_lr: float
+    warmup: int
+    batch_size: int
+    snapshot_every: int  # steps between snapshots (held-out metrics + the probe's attention)
+
+    def model_fields(self) -> dict:
+        return dict(d_model=self.d_model, n_heads=self.n_heads, n_encoder_layers=self.layers,
+                    n_decoder_layers=self.layers, d_ff=self.d_ff)
+
+
+PRESETS: dict[str, Preset] = {
+    # tiny: for tests and a first look (seconds); class: the default, the measured 2-minute recipe;
+    # larger: more heads and layers to compare, needs a longer budget.
+    "tiny": Preset("tiny", d_model=32, n_heads=2, layers=1, d_ff=64, peak_lr=3e-3, warmup=30, batch_size=32,
+                   snapshot_every=25),
+    "class": Preset("class", d_model=128, n_heads=4, layers=2, d_ff=256, peak_lr=1e-3, warmup=200, batch_size=64,
+                    snapshot_every=40),
+    "larger": Preset("larger", d_model=256, n_heads=8, layers=3, d_ff=1024, peak_lr=7e-4, warmup=300, batch_size=64,
+                     snapshot_every=40),
+}
+LAB_TASKS = ("ko-en", "reverse", "copy", "sort")
+LETTER_TASKS = ("reverse", "copy", "sort")
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+LETTER_LENGTHS = (3, 12)  # shortest and longest letter string the lab trains and tests on
+DEFAULT_BUDGET_S = 120
+# A fixed sentence whose attention the lab records at every snapshot (unless the user's own fits).
+DEFAULT_PROBES = {"ko-en": "고양이가 공원에서 생선을 먹었다.", "reverse": "attention", "copy": "transformer",
+                  "sort": "language"}
+
+
+@dataclass(frozen=True)
+class LabRecipe:
+    """One lab run, the key of a lab job: the same recipe always means the same training."""
+
+    task: str = "ko-en"
+    preset: str = "class"
+    budget_s: int = DEFAULT_BUDGET_S
+    seed: int = 0
+    device: str = "cpu"
+    max_steps: int = 0  # 0 = as many steps as the time budget allows (tests use a fixed count)
+    probe: str = ""  # '' = the task's default probe sentence
+
+    def __post_init__(self) -> None:
+        if self.task not in LAB_TASKS:
+            raise ValueError(f"unknown lab task {self.task!r}; expected one of {', '.join(LAB_TASKS)}")
+        if self.preset not in PRESETS:
+            raise ValueError(f"unknown preset {self.preset!r}; expected one of {', '.join(PRESETS)}")
+        if self.budget_s <= 0 and self.max_steps <= 0:
+            raise ValueError("a lab run needs a time budget or a step count")
+
+    @property
+    def probe_text(self) -> str:
+        return self.probe or DEFAULT_PROBES[self.task]
+
+    @property
+    def name(self) -> str:
+        """The saved model's directory name (stable for a recipe)."""
+        steps = f"-{self.max_steps}steps" if self.max_steps else ""
+        probe = "" if not self.probe else "-p" + hashlib.blake2b(self.probe.encode("utf-8"), digest_size=3).hexdigest()
+        return f"lab-{self.task}-{self.preset}-{self.budget_s}s-seed{self.seed}{steps}{probe}"
+
+
+def has_core_grammar() -> bool:
+    """True when KoEnGrammar offers `core=True` (the compact everyday grammar the lab trains on)."""
+    return "core" in inspect.signature(KoEnGrammar).parameters
+
+
+def lab_grammar(seed: int) -> KoEnGrammar:
+    """The ko-en grammar the lab trains and tests on: its compact core when there is one."""
+    return KoEnGrammar(seed, core=True) if has_core_grammar() else KoEnGrammar(seed)
+
+
+def build_letter_tokenizer():
+    """Character-level tokenizer over a-z (the lab's letter tasks); anything else is <unk>."""
+    from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers
+
+    from ..data.tokenization import SPECIAL_TOKENS, _wrap
+
+    vocab = {token: i for i, token in enumerate(SPECIAL_TOKENS)}
+    for letter in LETTERS:
+        vocab[letter] = len(vocab)
+    tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
+    tokenizer.normalizer = normalizers.Sequence([normalizers.NFC(), normalizers.Lowercase()])
+    tokenizer.pre_tokenizer = pre_tokenizers.Split(Regex("(?m)."), behavior="isolated")
+    tokenizer.decoder = decoders.Fuse()
+    return _wrap(tokenizer, clean_up_spaces=False)
+
+
+def tokenizer_for(task: str, lab: bool = False):
+    """The tokenizer of a task: the letter tokenizer for the lab's letter tasks."""
+    if lab and task in LETTER_TASKS:
+        return build_letter_tokenizer()
+    return build_tokenizer(task)
+
+
+def letter_target(task: str, text: str) -> str:
+    return {"reverse": text[::-1], "copy": text, "sort": "".join(sorted(text))}[task]
+
+
+def letter_gold(task: str, text: str) -> list[tuple[int, ...]]:
+    """For each output letter, the input positions it comes from (sort: every position with that letter)."""
+    n = len(text)
+    if task == "reverse":
+        return [(n - 1 - j,) for j in range(n)]
+    if task == "copy":
+        return [(j,) for j in range(n)]
+    return [tuple(i for i, c in enumerate(text) if c == letter) for letter in sorted(text)]
+
+
+def letter_text(rng: random.Random, longest: int = LETTER_LENGTHS[1]) -> str:
+    return "".join(rng.choices(LETTERS, k=rng.randint(LETTER_LENGTHS[0], longest)))
+
+
+def fits_task(task: str, text: str, tokenizer) -> bool:
+    """Whether `text` can be the lab's probe for `task`: every piece known, short enough."""
+    text = text.strip()
+    if not text:
+        return False
+    if task in LETTER_TASKS:
+        return text.isascii() and text.isalpha() and text.islower() and len(text) <= 2 * LETTER_LENGTHS[1]
+    ids = tokenizer(text)["input_ids"]
+    return UNK_ID not in ids and len(ids) <= 24
+
+
+# --- data streams ------------------------------------------------------------------------------------
+
+def ko_en_ids(vocab: dict[str, int], words: tuple[str, ...] | list[str]) -> list[int]:
+    """Word-level ids (unknown words would be <unk>, but the grammar only writes known words)."""
+    return [vocab.get(word, vocab["<unk>"]) for word in words]
+
+
+def char_ids(vocab: dict[str, int], text: str) -> list[int]:
+    return [vocab.get(char, vocab["<unk>"]) for char in text]
+
+
+@dataclass
+class LengthLimit:
+    """The longest text the reverse data may produce right now (raised by the length curriculum)."""
+
+    current: int = MAX_CHARS
+
+
+def curriculum_length(progress: float, settings: TrainSettings, start: int = 8, longest: int = MAX_CHARS) -> int:
+    """Length curriculum: the longest text grows linearly from `start` to `longest` over the first
+    `curriculum_fraction` of the run (short reversals are learned first, then extended)."""
+    ramp = settings.curriculum_fraction
+    if ramp <= 0 or progress >= ramp:
+        return longest
+    return min(longest, start + round((longest - start) * progress / ramp))
+
+
+def training_pairs(task: str, vocab: dict[str, int], seed: int, limit: LengthLimit | None = None,
+                   style_weights: tuple[int, ...] = ()) -> Iterator[tuple[list[int], list[int]]]:
+    """Endless (source ids + EOS, target ids) pairs from the training side of the split.
+
+    Tasks: 'ko-en', 'reverse' (the bundled model's any-character data), and the lab's
+    'lab-ko-en' (the compact core grammar when there is one) and 'letters-reverse/copy/sort'; a
+    bundled recipe with its own `data` ('ko-en-rnn') reads that stream.
+    """
+    task = recipe_data(task)
+    if task in ("ko-en", "lab-ko-en"):
+        grammar = lab_grammar(seed) if task == "lab-ko-en" else KoEnGrammar(seed)
+        while True:
+            pair = grammar.sample()
+            if not is_held_out(pair.source_text):
+                yield [*ko_en_ids(vocab, pair.source), EOS_ID], ko_en_ids(vocab, pair.target)
+    elif task == "reverse":
+        data = ReverseData(seed, MAX_CHARS)
+        if style_weights:
+            data.WEIGHTS = tuple(style_weights)
+        while True:
+            data.max_chars = limit.current if limit is not None else MAX_CHARS
+            example = data.sample_split(held_out=False)
+            yield [*char_ids(vocab, example.source), EOS_ID], char_ids(vocab, example.target)
+    elif task.startswith("letters-"):
+        kind = task.removeprefix("letters-")
+        rng = random.Random(seed)
+        while True:
+            text = letter_text(rng)
+            if not is_held_out(text):
+                yield [*char_ids(vocab, text), EOS_ID], char_ids(vocab, letter_target(kind, text))
+    else:
+        raise ValueError(f"unknown task {task!r}")
+
+
+def data_task(task: str) -> str:
+    """The data stream name of a lab task ('ko-en' -> 'lab-ko-en', 'copy' -> 'letters-copy')."""
+    return "lab-ko-en" if task == "ko-en" else f"letters-{task}"
+
+
+@dataclass(frozen=True)
+class HeldOutExample:
+    """An evaluation item: source ids (+ EOS), reference target ids, gold alignment per target token."""
+
+    source_ids: list[int]
+    target_ids: list[int]
+    gold: list[tuple[int, ...]]
+    group: str = "generated"
+
+
+def held_out_examples(task: str, tokenizer, n: int, seed: int = 12345) -> list[HeldOutExample]:
+    """`n` distinct held-out examples of a lab task (never trained on: the hash split)."""
+    vocab = tokenizer.get_vocab()
+    seen: set[str] = set()
+    examples: list[HeldOutExample] = []
+    if task == "ko-en":
+        grammar = lab_grammar(seed)
+        while len(examples) < n:
+            pair = grammar.sample()
+            if pair.source_text in seen or not is_held_out(pair.source_text):
+                continue
+            seen.add(pair.source_text)
+            examples.append(HeldOutExample([*ko_en_ids(vocab, pair.source), EOS_ID], ko_en_ids(vocab, pair.target),
+                                           [tuple(a) for a in pair.alignment]))
+        return examples
+    rng = random.Random(seed)
+    for _ in range(n * 1000):
+        if len(examples) >= n:
+            break
+        text = letter_text(rng)
+        if text in seen or not is_held_out(text):
+            continue
+        seen.add(text)
+        examples.append(HeldOutExample([*char_ids(vocab, text), EOS_ID], char_ids(vocab, letter_target(task, text)),
+                                       letter_gold(task, text)))
+    return examples
+
+
+# --- model shape ---------------------------------------------------------------------------------------
+
+def base_config_values(vocab_size: int) -> dict:
+    """The paper's architecture at any size: sinusoidal, ReLU, shared embeddings, post-LN."""
+    return dict(src_vocab_size=vocab_size, tgt_vocab_size=vocab_size, share_embeddings=True, norm_first=False,
+                activation="relu", positional="sinusoidal", pad_token_id=PAD_ID, bos_token_id=BOS_ID,
+                eos_token_id=EOS_ID)
+
+
+def build_config(task: str, tiny: bool, overrides: dict, vocab_size: int) -> TransformerConfig | RNNConfig:
+    """A bundled task's model shape (tiny for tests): sinusoidal, ReLU, shared embeddings; post-LN unless the
+    recipe says otherwise (reverse: pre-LN). An "rnn" recipe gives an RNNConfig (Transformer overrides ignored)."""
+    recipe = RECIPES[task]
+    shape = dict(recipe.tiny_model if tiny else recipe.model)
+    if recipe.architecture == "rnn":
+        return RNNConfig(src_vocab_size=vocab_size, tgt_vocab_size=vocab_size, pad_token_id=PAD_ID,
+                         bos_token_id=BOS_ID, eos_token_id=EOS_ID, **shape)
+    shape.update({k: v for k, v in overrides.items() if v is not None})
+    values = base_config_values(vocab_size)
+    values.update(shape)
+    return TransformerConfig(**values)
+
+
+def count_parameters(config: TransformerConfig) -> int:
+    """Parameters of a model of this shape (shared embeddings counted once), without building it."""
+    d, f, v = config.d_model, config.d_ff, config.src_vocab_size
+    attention = 4 * (d * d + d)
+    ffn = d * f + f + f * d + d
+    norm = 2 * d
+    encoder = config.n_encoder_layers * (attention + ffn + 2 * norm)
+    decoder = config.n_decoder_layers * (2 * attention + ffn + 3 * norm)
+    final = 2 * norm if config.final_norm else 0
+    return v * d + encoder + decoder + final + v  # embedding (tied with lm_head) + lm_head bias
+
+
+@dataclass(frozen=True)
+class LabPlan:
+    """Everything `train()` needs for a lab recipe, plus the tokenizer and the probe."""
+
+    recipe: LabRecipe
+    settings: TrainSettings
+    config: TransformerConfig
+    tokenizer: object
+    snapshot_every: int
+
+
+def lab_plan(recipe: LabRecipe, tokenizer=None) -> LabPlan:
+    """The one translation from a lab recipe to settings + model shape (page and CLI both use it)."""
+    preset = PRESETS[recipe.preset]
+    tokenizer = tokenizer or tokenizer_for(recipe.task, lab=True)
+    max_len = 64 if recipe.task in LETTER_TASKS else 128
+    config = TransformerConfig(**{**base_config_values(len(tokenizer)), **preset.model_fields(), "max_len": max_len,
+                                    "dropout": 0.0})
+    settings = TrainSettings(
+        task=data_task(recipe.task), steps=recipe.max_steps or 1_000_000, batch_size=preset.batch_size,
+        peak_lr=preset.peak_lr, warmup=min(preset.warmup, max(1, (recipe.max_steps or 10**9) // 4)),
+        seed=recipe.seed, threads=1, max_minutes=recipe.budget_s / 60 if recipe.budget_s else 0.0,
+        buckets=4 if recipe.task in LETTER_TASKS else 8,
+    )
+    return LabPlan(recipe, settings, config, tokenizer, preset.snapshot_every)
