@@ -14,7 +14,13 @@ from viz.tokenization import (
     tokenize,
     tokenizer_fingerprint,
 )
-from viz.vocab import is_ko_en_translator, known_words, search_words
+from viz.vocab import (
+    TOKENIZATION_SPECIMENS,
+    WORDLIST_SPECIMENS,
+    is_ko_en_translator,
+    known_words,
+    search_words,
+)
 
 ensure_frame()
 
@@ -32,7 +38,7 @@ def word_list() -> None:
     table = word_table()
     categories = list(dict.fromkeys(table["category"]))
     with st.expander(tr("vocab.wordlist_title", n=len(table))):
-        st.caption(tr("vocab.wordlist_caption", endings="먹어요, 먹었습니다, 먹을 거야", particles="를, 에서, 와"))
+        st.caption(tr("vocab.wordlist_caption", **WORDLIST_SPECIMENS))
         left, right = st.columns([2, 1])
         query = left.text_input(tr("vocab.wordlist_search"), key="wordlist_query")
         category = right.selectbox(tr("vocab.wordlist_category"), categories, index=None, key="wordlist_category",
@@ -68,12 +74,11 @@ if view is not None:
         chips(from_tokens(tokenizer, view.traced.tgt_tokens))
     if is_ko_en_translator(view.loaded.directory) or view.loaded.name == "paper-base":
         with st.expander(tr("vocab.why_title")):
-            st.markdown(tr("vocab.why_body", school="학교에 → 학교 ##에", went="갔어요 → 갔 ##어요",
-                           studied="공부했어요 → 공부 ##했 ##어요", like="좋아해요"))
-    if is_ko_en_translator(view.loaded.directory):
-        word_list()
+            st.markdown(tr("vocab.why_body", **TOKENIZATION_SPECIMENS))
     st.subheader(tr("tokens.table"))
     st.dataframe(tokenization_table(source, labels), hide_index=True, key="token_table")
+    if is_ko_en_translator(view.loaded.directory):
+        word_list()
 
     st.subheader(tr("tokens.compare"))
     st.caption(tr("tokens.compare_caption"))

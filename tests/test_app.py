@@ -353,7 +353,14 @@ def test_english_ui_shows_no_korean_outside_user_text_tokens_and_model_names(mod
     traced = reference(model, text)
     tokens = traced.src_tokens + traced.tgt_tokens + traced.predicted_tokens
     tokens += [tok.removeprefix("##").removeprefix("▁").removeprefix("Ġ") for tok in tokens]
-    allowed = [text, *tokens, *MODELS]
+    # The example pills are sentences offered as input (user text, in the model's own language), not chrome.
+    # So are the Korean specimens the tokens page explains Korean tokenization with.
+    from pages._shared import model_examples
+    from viz.vocab import TOKENIZATION_SPECIMENS, WORDLIST_SPECIMENS
+
+    examples = [example["text"] for example in model_examples(model)]
+    specimens = [*TOKENIZATION_SPECIMENS.values(), *WORDLIST_SPECIMENS.values()]
+    allowed = [text, *text.split(), *tokens, *MODELS, *examples, *specimens]
     leaks: dict[str, list[tuple[str, str]]] = {}
     checked = 0
     for page in app_pages():  # a fresh session per page: one page's widgets cannot break the next page's run

@@ -154,7 +154,7 @@ def test_the_heads_page_statistics_table_has_the_importance_column():
 
 @pytest.mark.parametrize("method", ["mean", "uniform"])
 def test_mean_and_uniform_ablation_from_the_url_match_the_core(method):
-    from pages._shared import MAX_NEW_TOKENS
+    from pages._whatif import MAX_NEW_TOKENS
     from transformer_core.evaluate import task_of
     from transformer_core.importance import reference_sources
     from transformer_core.interventions import reference_means
