@@ -114,7 +114,7 @@ def get_decoded_trace(name: str, text: str, device: str, decoding: DecodingSetti
     teacher-forced pass runs over that output. Same shared cache, keyed by the strategy's settings
     (greedy shares get_trace's entry)."""
 
-    bar = st.empty()  # generation can run to max_len (511 steps for paper-base): show how far it got
+    bar = st.empty()  # generation can run to input length + 50 steps (untrained paper-base): show how far
 
     def progress(step: int, limit: int) -> None:
         if step == 1 or step % 16 == 0:

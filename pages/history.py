@@ -119,15 +119,17 @@ def steps_section(rnn: View, transformer: View) -> None:
                                  cfg.n_decoder_layers)
     chart(history.steps_figure(counts, lang=code), "history_sequential_steps")
     runs = [
-        history.ModelRun(tr("hist.rnn_label", name=rnn.loaded.name), rnn.traced.output_text, n_src, n_tgt,
+        history.ModelRun(t("hist.rnn_label", code, name=rnn.loaded.name), rnn.traced.output_text, n_src, n_tgt,
                          counts.rnn_forward, counts.rnn_generate, rnn.traced.forward_seconds,
                          rnn.traced.decode_seconds, sum(p.numel() for p in rnn.loaded.model.parameters())),
-        history.ModelRun(tr("hist.transformer_label", name=transformer.loaded.name), transformer.traced.output_text,
+        history.ModelRun(t("hist.transformer_label", code, name=transformer.loaded.name),
+                         transformer.traced.output_text,
                          len(transformer.traced.src_tokens), len(transformer.traced.tgt_tokens),
                          counts.transformer_forward, counts.transformer_generate, transformer.traced.forward_seconds,
                          transformer.traced.decode_seconds,
                          sum(p.numel() for p in transformer.loaded.model.parameters())),
     ]
+    # plain t(): a table cell shows text as it is (tr() escapes for Markdown)
     st.dataframe(history.runs_table(runs, lang=code), hide_index=True, width="stretch")
     st.caption(tr("hist.times_note"))
 

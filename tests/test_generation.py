@@ -395,3 +395,22 @@ def test_progress_is_reported_after_every_step(strategy):
                       progress=lambda step, limit: seen.append((step, limit)))
     assert seen == [(i, 9) for i in range(1, len(seen) + 1)]
     assert len(seen) >= result.ids.shape[1] - 1
+
+
+def test_trace_text_stops_at_the_papers_limit_of_input_length_plus_50(tiny_model_dir):
+    """Vaswani et al. 6.1: maximum output length = input length + 50 (within max_len)."""
+    from dataclasses import replace
+
+    from transformer_core.generation import output_limit
+
+    loaded = transformer_core.load(tiny_model_dir)
+    torch.manual_seed(1)
+    model = Transformer(tiny_config(max_len=128)).eval()
+    with torch.no_grad():
+        model.lm_head.bias[model.config.eos_token_id] = -1e4  # never EOS
+    long_loaded = replace(loaded, model=model, config=model.config)
+    traced = transformer_core.trace_text(long_loaded, "고양이가 생선을 먹는다.")
+    n_src = len(traced.src_tokens)
+    assert len(traced.tgt_tokens) == 1 + n_src + 50 < model.config.max_len  # BOS + input length + 50
+    assert traced.reached_limit
+    assert output_limit(model.config, 100) == 127 and output_limit(model.config, 3) == 53

@@ -57,7 +57,9 @@ _INJECTED = r"""() => ({
   img: document.querySelectorAll('img[src="x"]').length,
   onerror: document.querySelectorAll('[onerror]').length,
   script: [...document.querySelectorAll('script')].filter(s => s.textContent.includes('__pwned')).length,
-  strong: [...document.querySelectorAll('strong, b')].filter(e => e.textContent.includes('bold')).length,
+  // Markdown taken as markup turns **bold** into <strong>bold</strong>; the overview's own emphasis of an
+  // unknown word shows the typed text, asterisks included (<strong>**bold**</strong>), which is fine.
+  strong: [...document.querySelectorAll('strong, b')].filter(e => e.textContent.trim() === 'bold').length,
   heading: [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]
       .filter(e => /heading|pwned/.test(e.textContent)).length,
   jsLink: [...document.querySelectorAll('a')].filter(a => /^\s*javascript:/i.test(

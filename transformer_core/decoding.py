@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .generation import DecodingSettings, GenerationResult, generate
+from .generation import DecodingSettings, GenerationResult, generate, output_limit
 from .hooks import Patch
 from .loading import LoadedModel
 from .trace import Trace
@@ -85,7 +85,9 @@ def trace_text(loaded: LoadedModel, text: str, max_new_tokens: int | None = None
     decode_seconds = 0.0
     generation = None
     if cfg.has_decoder:
-        start = time.perf_counter()  # default limit: the model's (BOS + max_len - 1 new tokens)
+        if max_new_tokens is None:
+            max_new_tokens = output_limit(cfg, len(ids))  # the paper's: input length + 50, within max_len
+        start = time.perf_counter()
         generation = generate(model, src, max_new_tokens=max_new_tokens, patches=patches, progress=progress,
                               **(decoding or DecodingSettings()).kwargs())
         decode_seconds = time.perf_counter() - start

@@ -184,6 +184,17 @@ class _Stepper:
             self.cache.reorder(index)
 
 
+# "We set the maximum output length during inference to input length + 50, but terminate early when
+# possible" (Vaswani et al. 2017, section 6.1). trace_text (the app) uses it by default: an untrained
+# model never says EOS, and running it to max_len made paper-base traces ~300 MB each.
+PAPER_EXTRA_OUTPUT = 50
+
+
+def output_limit(config, n_src: int) -> int:
+    """The paper's inference limit on new tokens: input length + 50, within the positional table."""
+    return max(0, min(config.max_len - 1, n_src + PAPER_EXTRA_OUTPUT))
+
+
 def step_limit(model: Transformer, max_new_tokens: int | None) -> int:
     """New tokens allowed: BOS + n must fit the positional table (max_len)."""
     room = model.config.max_len - 1

@@ -112,19 +112,21 @@ def dot_score(trace, layer: int, head: int, t: int, j: int) -> DotScore:
 
 
 def additive_latex(s: AdditiveScore) -> str:
-    """The additive score's equation, then its pieces with sizes and first values, then the result."""
+    """The additive score's equation, then its pieces with sizes and first values (a row each: the page's
+    columns are narrow), then the result."""
     a, h = s.query.size, s.state.size
     prev = r"s_{\mathrm{init}}" if s.t == 0 else f"s_{{{s.t - 1}}}"  # the state before step t (s_init at t = 0)
     return (
         r"\begin{gathered}"
         rf"e_{{{s.t},{s.j}}} = v^\top \tanh\!\left(W_s\, {prev} + W_h\, h_{{{s.j}}}\right)\\"
-        rf"{prev} \in \mathbb{{R}}^{{{h}}} = {_vec(s.state)},\quad "
+        rf"{prev} \in \mathbb{{R}}^{{{h}}} = {_vec(s.state)}\\"
         rf"h_{{{s.j}}} \in \mathbb{{R}}^{{{s.key_state.size}}} = {_vec(s.key_state)}\\"
-        rf"W_s {prev} \in \mathbb{{R}}^{{{a}}} = {_vec(s.query)},\quad "
+        rf"W_s {prev} \in \mathbb{{R}}^{{{a}}} = {_vec(s.query)}\\"
         rf"W_h h_{{{s.j}}} \in \mathbb{{R}}^{{{a}}} = {_vec(s.key)}\\"
-        rf"\tanh(\cdot) = {_vec(s.hidden)},\quad v = {_vec(s.v)}\\"
+        rf"\tanh(\cdot) = {_vec(s.hidden)}\\"
+        rf"v = {_vec(s.v)}\\"
         rf"e_{{{s.t},{s.j}}} = \textstyle\sum_{{i=1}}^{{{a}}} v_i \tanh(\cdot)_i = {_num(s.score)}"
-        rf"\;\;(\text{{trace: }} {_num(s.recorded)}),\quad \alpha_{{{s.t},{s.j}}} = {_num(s.weight)}"
+        rf"\;\;(\text{{trace: }} {_num(s.recorded)})\\ \alpha_{{{s.t},{s.j}}} = {_num(s.weight)}"
         r"\end{gathered}"
     )
 
@@ -140,7 +142,7 @@ def dot_latex(s: DotScore) -> str:
         rf"k_{{{s.j}}} \in \mathbb{{R}}^{{{d_k}}} = {_vec(s.k)}\\"
         rf"q \cdot k = {_num(s.dot)},\quad \sqrt{{{d_k}}} = {_num(math.sqrt(d_k))}\\"
         rf"\mathrm{{score}} = {_num(s.dot)} / {_num(math.sqrt(d_k))} = {_num(s.score)}"
-        rf"\;\;(\text{{trace: }} {_num(s.recorded)}),\quad \mathrm{{weight}} = {_num(s.weight)}"
+        rf"\;\;(\text{{trace: }} {_num(s.recorded)})\\ \mathrm{{weight}} = {_num(s.weight)}"
         r"\end{gathered}"
     )
 

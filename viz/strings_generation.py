@@ -48,10 +48,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "gen.timing": ("디코딩 {decode_ms:.0f} ms (KV 캐시) · 기록한 패스 {forward_ms:.0f} ms",
                    "decoding {decode_ms:.0f} ms (KV cache) · recorded pass {forward_ms:.0f} ms"),
     "gen.limit_reached": (
-        "출력이 모델의 길이 한도에 닿아 멈췄습니다: 새 토큰 {n}개 (max_len {max_len} = [BOS] + {n}). "
-        "모델이 끝 토큰을 내기 전입니다.",
-        "The output stopped at the model's length limit: {n} new tokens (max_len {max_len} = [BOS] + {n}), "
-        "before the model said end-of-sentence."),
+        "출력이 길이 한도에 닿아 멈췄습니다: 새 토큰 {n}개, 모델이 끝 토큰을 내기 전입니다. 한도는 논문의 규칙대로 "
+        "입력 길이 + 50이고, 위치 표(max_len {max_len}) 안에서입니다.",
+        "The output stopped at the length limit: {n} new tokens, before the model said end-of-sentence. The "
+        "limit is the paper's rule, input length + 50, within the positional table (max_len {max_len})."),
     "gen.progress": ("생성 중: 토큰 {step} / 최대 {limit}", "Generating: token {step} of at most {limit}"),
     "gen.chosen": ("이 단계에서 고른 토큰", "Token chosen at this step"),
     "gen.not_generated": ("(한도: 생성 안 됨)", "(limit: not generated)"),

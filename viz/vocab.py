@@ -18,10 +18,9 @@ import pandas as pd
 from viz.i18n import md_escape
 from viz.tokenization import Tokenization
 
-
 # Korean specimens the tokens page's explanation shows in both languages (what the page teaches is Korean).
-TOKENIZATION_SPECIMENS = dict(school="학교에 → 학교 ##에", went="갔어요 → 갔 ##어요", studied="공부했어요 → 공부 ##했 ##어요",
-                              like="좋아해요")
+TOKENIZATION_SPECIMENS = dict(school="학교에 → 학교 ##에", went="갔어요 → 갔 ##어요",
+                              studied="공부했어요 → 공부 ##했 ##어요", like="좋아해요")
 WORDLIST_SPECIMENS = dict(endings="먹어요, 먹었습니다, 먹을 거야", particles="를, 에서, 와")
 
 
