@@ -57,3 +57,16 @@ def tiny_model_dir(tmp_path_factory) -> Path:
 @pytest.fixture()
 def tiny_loaded(tiny_model_dir):
     return transformer_core.load(tiny_model_dir)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium per browser-test module (Debian's /usr/bin/chromium, see browser_helpers.launch)."""
+    from playwright import sync_api
+
+    from tests.browser_helpers import launch
+
+    with sync_api.sync_playwright() as playwright:
+        instance = launch(playwright)
+        yield instance
+        instance.close()

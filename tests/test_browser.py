@@ -16,7 +16,6 @@ from tests.browser_helpers import (
     EXCEPTION,
     click_nav_link,
     expected_heatmaps,
-    launch,
     page_url,
     require_chromium,
     streamlit_server,
@@ -61,13 +60,6 @@ def server():
     with streamlit_server() as base:
         yield base
 
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        instance = launch(playwright)
-        yield instance
-        instance.close()
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import transformer_core as core
-from tests.browser_helpers import EXCEPTION, launch, page_url, require_chromium, streamlit_server
+from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -28,13 +28,6 @@ def server():
     with streamlit_server() as base:
         yield base
 
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        instance = launch(playwright)
-        yield instance
-        instance.close()
 
 
 def settled(page) -> None:

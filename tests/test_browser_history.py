@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import transformer_core as core
-from tests.browser_helpers import EXCEPTION, launch, page_url, require_chromium, streamlit_server, wait_drawn
+from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server, wait_drawn
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -29,13 +29,6 @@ def server():
     with streamlit_server() as base:
         yield base
 
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        instance = launch(playwright)
-        yield instance
-        instance.close()
 
 
 def test_history_page_draws_both_alignments_and_formulas_and_takes_the_screenshot(server, browser):

@@ -18,7 +18,6 @@ import transformer_core as core
 from tests.browser_helpers import (
     EXCEPTION,
     expected_heatmaps,
-    launch,
     page_url,
     probe,
     require_chromium,
@@ -91,13 +90,6 @@ def server():
     with streamlit_server(timeout=90) as base:
         yield base
 
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        instance = launch(playwright)
-        yield instance
-        instance.close()
 
 
 @pytest.fixture
