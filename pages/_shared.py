@@ -11,6 +11,7 @@ State that must survive page switches and live in the URL:
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -64,6 +65,13 @@ def ensure_frame() -> None:
 def lang() -> str:
     """The UI language code ('ko' or 'en') chosen in the sidebar."""
     return LANG_CHOICES.get(st.session_state.get("lang") or "", DEFAULT_LANG)
+
+
+def labels_for(template: str, name: Callable[[object], object] = str) -> Callable[[object], str]:
+    """A widget's format_func: option -> the UI string `template.format(name(option))`, in this run's
+    language. The language is bound now: AppTest (and a fragment rerun) may call format_func outside this run."""
+    code = lang()
+    return lambda option: t(template.format(name(option)), code)
 
 
 def tr(key: str, **kwargs) -> str:

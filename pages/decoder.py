@@ -16,6 +16,7 @@ from pages._shared import (
     ensure_frame,
     get_model,
     index_picker,
+    labels_for,
     lang,
     page_header,
     settings,
@@ -43,7 +44,7 @@ def strategy_controls() -> DecodingSettings:
         requested = st.query_params.get("strategy")
         st.session_state["strategy"] = requested if requested in STRATEGIES else "greedy"
     strategy = st.segmented_control(tr("gen.strategy"), STRATEGIES, key="strategy", required=True,
-                                    help=tr("gen.strategy_help"), format_func=lambda s: tr(f"gen.strategy_{s}"))
+                                    help=tr("gen.strategy_help"), format_func=labels_for("gen.strategy_{}"))
     strategy = strategy if strategy in STRATEGIES else "greedy"
     if strategy != "greedy":
         st.query_params["strategy"] = strategy

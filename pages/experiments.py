@@ -6,7 +6,7 @@ table (head_importance.json) ranks the heads and can switch the top one off."""
 
 import streamlit as st
 
-from pages._shared import chart, current_view, ensure_frame, lang, page_header, settings, tr
+from pages._shared import chart, current_view, ensure_frame, labels_for, lang, page_header, settings, tr
 from pages._whatif import get_experiment, get_importance
 from transformer_core.interventions import KINDS, METHODS, Head, Intervention, layer_counts
 from viz import experiments as xfig
@@ -107,11 +107,11 @@ def controls(view, spec: Intervention, counts: dict[str, int]) -> None:
                                                     layer=layer, head=head),
                                                  key=head_key(kind, layer, head), label_visibility="collapsed")
         st.radio(tr("whatif.method"), METHODS, key="xp_method", horizontal=True,
-                 format_func=lambda m: tr(f"whatif.method_{m}"), help=tr("whatif.method_help"))
+                 format_func=labels_for("whatif.method_{}"), help=tr("whatif.method_help"))
         left, middle, right = st.columns(3)
         pe_options = PE_OPTIONS if cfg.has_decoder else ("", "src")
         left.radio(tr("whatif.pe"), pe_options, key="xp_pe", horizontal=True,
-                   format_func=lambda p: tr(f"whatif.pe_{p or 'keep'}"), help=tr("whatif.pe_help"))
+                   format_func=labels_for("whatif.pe_{}", lambda p: p or "keep"), help=tr("whatif.pe_help"))
         if cfg.has_decoder:
             middle.toggle(tr("whatif.nocausal"), key="xp_nocausal", help=tr("whatif.nocausal_help"))
         right.toggle(tr("whatif.shuffle"), key="xp_shuffle_on", help=tr("whatif.shuffle_help"))
@@ -193,7 +193,7 @@ def attention_section(view, result, spec: Intervention, counts: dict[str, int]) 
     first = spec.off[0] if spec.off else Head(kinds[0], 0, 0)
     a, b, c, d = st.columns([2, 1, 1, 2])
     kind = a.segmented_control(tr("whatif.attn_kind"), kinds, default=first.kind, key="xp_attn_kind", required=True,
-                               format_func=lambda k: tr("kind." + KIND_REFS[k])) or first.kind
+                               format_func=labels_for("kind.{}", KIND_REFS.get)) or first.kind
     layer = b.selectbox(tr("label.layer"), range(counts[kind]), index=min(first.layer, counts[kind] - 1),
                         key=f"xp_attn_layer_{kind}", format_func=lambda i: f"L{i}")
     head = c.selectbox(tr("label.head"), range(n_heads), index=first.head, key="xp_attn_head",
@@ -201,7 +201,7 @@ def attention_section(view, result, spec: Intervention, counts: dict[str, int]) 
     after_on = "own"  # encoder-only: the patched run is the only one
     if result.forced is not None:
         after_on = d.radio(tr("whatif.after_on"), ("forced", "own"), key="xp_after_on", horizontal=True,
-                           format_func=lambda o: tr(f"whatif.after_{o}")) or "forced"
+                           format_func=labels_for("whatif.after_{}")) or "forced"
     ref = HeadRef(KIND_REFS[kind], int(layer), int(head))
     original = view.traced
     rows_b, cols_b = tokens_for(ref.kind, original.src_tokens, original.tgt_tokens)

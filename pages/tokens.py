@@ -4,7 +4,7 @@ sentence through the other bundled tokenizers (tokenizing only, through viz.toke
 import streamlit as st
 
 import transformer_core as core
-from pages._shared import current_view, ensure_frame, get_tokenizer, page_header, tr
+from pages._shared import current_view, ensure_frame, get_tokenizer, labels_for, page_header, tr
 from viz.i18n import md_escape
 from viz.tokenization import (
     compare_tokenizers,
@@ -42,7 +42,7 @@ def word_list() -> None:
         left, right = st.columns([2, 1])
         query = left.text_input(tr("vocab.wordlist_search"), key="wordlist_query")
         category = right.selectbox(tr("vocab.wordlist_category"), categories, index=None, key="wordlist_category",
-                                   format_func=lambda c: tr(f"vocab.cat.{c}"))
+                                   format_func=labels_for("vocab.cat.{}"))
         rows = search_words(table, query, category)
         st.caption(tr("vocab.wordlist_matches", n=len(rows)))
         shown = rows.assign(category=[tr(f"vocab.cat.{c}") for c in rows["category"]])
