@@ -191,7 +191,7 @@ def attention_section(view, result, spec: Intervention, counts: dict[str, int]) 
     n_heads = view.loaded.config.n_heads
     kinds = [kind for kind, layers in counts.items() if layers]
     first = spec.off[0] if spec.off else Head(kinds[0], 0, 0)
-    a, b, c, d = st.columns([2, 1, 1, 2])
+    a, b, c, d = st.columns([3, 1, 1, 2])  # the kind control holds three long labels
     kind = a.segmented_control(tr("whatif.attn_kind"), kinds, default=first.kind, key="xp_attn_kind", required=True,
                                format_func=labels_for("kind.{}", KIND_REFS.get)) or first.kind
     layer = b.selectbox(tr("label.layer"), range(counts[kind]), index=min(first.layer, counts[kind] - 1),
