@@ -180,6 +180,6 @@ def test_tokens_page_explains_the_pieces_and_searches_the_word_list():
     assert any(label.startswith("Words the translator knows") for label in labels)
     assert any("학교에 → 학교 \\#\\#에" in m.value for m in at.markdown)
     at.text_input(key="wordlist_query").set_value("cat").run()
-    table = at.dataframe[0].value  # the word list comes before the piece table
+    table = next(frame.value for frame in at.dataframe if "Korean" in frame.value.columns)  # the word list
     assert "고양이" in set(table["Korean"]) and all("cat" in e.lower() or "cat" in k for k, e in
                                                     zip(table["Korean"], table["English"], strict=True))
