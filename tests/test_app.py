@@ -352,6 +352,9 @@ def test_english_ui_shows_no_korean_outside_user_text_tokens_and_model_names(mod
     text = SENTENCES["ko"]
     traced = reference(model, text)
     tokens = traced.src_tokens + traced.tgt_tokens + traced.predicted_tokens
+    if model != "ko-en-toy" and "ko-en-toy" in MODELS:  # /history falls back to ko-en-toy (and its RNN twin)
+        fallback = reference("ko-en-toy", text)
+        tokens += fallback.src_tokens + fallback.tgt_tokens + fallback.predicted_tokens
     tokens += [tok.removeprefix("##").removeprefix("▁").removeprefix("Ġ") for tok in tokens]
     # The example pills are sentences offered as input (user text, in the model's own language), not chrome.
     # So are the Korean specimens the tokens page explains Korean tokenization with.
