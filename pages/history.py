@@ -80,7 +80,7 @@ def scores_section(rnn: View, transformer: View) -> None:
     pick_t, pick_j, pick_h = st.columns([2, 2, 1])
     with pick_t:
         step = st.selectbox(tr("hist.pick_step"), list(range(len(rows))), key=f"hist_t_{len(rows)}",
-                            format_func=lambda i: f"{i}: {rows[i]}")
+                            index=history.telling_step(alignment), format_func=lambda i: f"{i}: {rows[i]}")
     step = int(step or 0)
     with pick_j:
         source = st.selectbox(tr("hist.pick_source"), list(range(len(src))), key=f"hist_j_{len(src)}_{step}",

@@ -176,3 +176,12 @@ def test_history_page_on_empty_and_unknown_input_gives_messages_not_errors():
     assert "what changed" in at.subheader[-1].value  # the history text stands without a sentence
     at = open_history(text="qwzx 😀 <b>", lang="English")
     assert not at.error and len(chart_specs(at)) == 4
+
+
+def test_the_first_step_shown_peaks_on_a_source_word_not_on_the_end_token():
+    alignment = np.array([[0.1, 0.1, 0.8],    # peaks on </s> (the last source token)
+                          [0.6, 0.3, 0.1],    # a word, 0.6
+                          [0.05, 0.9, 0.05],  # a word, 0.9: shown first
+                          [0.0, 0.0, 1.0]])
+    assert history.telling_step(alignment) == 2
+    assert history.telling_step(np.array([[0.2, 0.8], [0.1, 0.9]])) == 0  # every row on </s>: the first step

@@ -32,6 +32,14 @@ def rnn_alignment(trace) -> np.ndarray:
     return np.asarray(trace.numpy(RNN_WEIGHTS), dtype=np.float32)
 
 
+def telling_step(alignment: np.ndarray) -> int:
+    """The output step to show first: the one whose attention peaks highest on a source word other than the
+    last token (</s>, where the RNN parks articles and punctuation); step 0 when every row peaks there."""
+    n_src = alignment.shape[1]
+    peaks = np.where(alignment.argmax(axis=1) < n_src - 1, alignment.max(axis=1), -1.0)  # [T]
+    return int(peaks.argmax()) if (peaks >= 0).any() else 0
+
+
 def cross_attention(trace, layer: int) -> np.ndarray:
     """The Transformer's cross-attention weights of one decoder layer, every head: [H, T, S]."""
     return np.asarray(trace.numpy(f"decoder.{layer}.cross_attn.weights"), dtype=np.float32)
