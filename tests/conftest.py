@@ -70,3 +70,13 @@ def browser():
         instance = launch(playwright)
         yield instance
         instance.close()
+
+
+@pytest.fixture(scope="module")
+def one_torch_thread():
+    """One torch intra-op thread for a module's AppTests and reference traces, as app.py sets for its process
+    (on a busy 2-core machine two threads made paper-base's decoding 20x slower); the count is put back after."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)

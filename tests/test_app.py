@@ -30,19 +30,9 @@ def available_models() -> list[str]:
 
 
 MODELS = available_models()
-pytestmark = pytest.mark.skipif(not MODELS, reason="no bundled model is available")
+pytestmark = [pytest.mark.skipif(not MODELS, reason="no bundled model is available"),
+              pytest.mark.usefixtures("one_torch_thread")]  # as app.py runs: one torch thread
 
-
-@pytest.fixture(autouse=True, scope="module")
-def restore_torch_threads():
-    """app.py sets torch to one thread for the process (so do the reference traces here, or a busy CPU
-    makes paper-base's decoding 20x slower); put the count back for the tests that run after these."""
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 @cache

@@ -20,15 +20,8 @@ PAGE = "pages/decoder.py"
 if MODEL not in {info.name for info in core.list_models() if info.available}:
     pytest.skip(f"{MODEL} is not available", allow_module_level=True)
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # as app.py runs: one torch thread
 
-@pytest.fixture(autouse=True)
-def one_torch_thread():
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 @cache

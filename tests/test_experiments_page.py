@@ -22,17 +22,9 @@ APP = str(ROOT / "app.py")
 PAGE = "pages/experiments.py"
 TEXT = "고양이가 공원에서 생선을 먹었다."
 MODELS = {info.name for info in core.list_models() if info.available}
-pytestmark = pytest.mark.skipif("ko-en-toy" not in MODELS, reason="models/ko-en-toy is not bundled")
+pytestmark = [pytest.mark.skipif("ko-en-toy" not in MODELS, reason="models/ko-en-toy is not bundled"),
+              pytest.mark.usefixtures("one_torch_thread")]  # as app.py runs: one torch thread
 
-
-@pytest.fixture(autouse=True, scope="module")
-def one_torch_thread():
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 @cache

@@ -21,6 +21,8 @@ from .test_rnn import batch, tiny_rnn
 ROOT_MODELS = core.loading.models_dir()
 HAVE_MODELS = all((ROOT_MODELS / name / "config.json").is_file() for name in ("ko-en-rnn-attention", "ko-en-toy"))
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # as app.py runs: one torch thread
+
 
 class OneBatch:
     """A trace seen through Trace.numpy(name) for batch element 0 (what the page passes)."""
@@ -98,13 +100,6 @@ needs_models = pytest.mark.skipif(not HAVE_MODELS, reason="needs models/ko-en-rn
 APP = str(core.loading.REPO_ROOT / "app.py")
 ISSUE_SENTENCE = "고양이가 공원에서 생선을 먹었다."
 
-
-@pytest.fixture(autouse=True, scope="module")
-def one_torch_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 def open_history(**params: str):

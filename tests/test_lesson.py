@@ -24,15 +24,8 @@ KO_SENTENCES = ["고양이가 공원에서 생선을 먹었다.", "학생이 책
 EN_SENTENCES = ["The cat ate the fish.", "Students read books in the library every morning."]
 AVAILABLE = {info.name for info in core.list_models() if info.available}
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # as app.py runs: one torch thread
 
-@pytest.fixture(autouse=True, scope="module")
-def one_torch_thread():
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 def need(model: str) -> None:
