@@ -19,6 +19,7 @@ ensure_frame()
 URL_KEYS = ("off", "method", "pe", "causal", "shuffle")
 KIND_REFS = {"enc": ENC_SELF, "dec": DEC_SELF, "cross": CROSS}
 PE_OPTIONS = ("", "src", "tgt", "both")
+GRID_CELL_PX = 32  # one cell of the heads grid: a checkbox or a short label (H0, L1)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -95,17 +96,19 @@ def controls(view, spec: Intervention, counts: dict[str, int]) -> None:
         for column, kind in zip(columns, kinds, strict=True):
             with column:
                 st.markdown(f"**{tr('kind.' + KIND_REFS[kind])}**")
-                header = st.columns(n_heads + 1, gap="small")
-                for head in range(n_heads):
-                    header[head + 1].caption(f"H{head}")
+                # One row a layer, fixed-width cells that never wrap: the grid keeps its shape on a phone.
+                with st.container(horizontal=True, wrap=False, gap="small"):
+                    for label in ["", *(f"H{head}" for head in range(n_heads))]:
+                        st.caption(label or " ", width=GRID_CELL_PX)
                 for layer in range(counts[kind]):
-                    cells = st.columns(n_heads + 1, gap="small", vertical_alignment="center")
-                    cells[0].caption(f"L{layer}")
-                    for head in range(n_heads):
-                        # the label names the head for screen readers; the grid's header and row say it on screen
-                        cells[head + 1].checkbox(tr("whatif.head_help", kind=tr("kind." + KIND_REFS[kind]),
-                                                    layer=layer, head=head),
-                                                 key=head_key(kind, layer, head), label_visibility="collapsed")
+                    with st.container(horizontal=True, wrap=False, gap="small", vertical_alignment="center"):
+                        st.caption(f"L{layer}", width=GRID_CELL_PX)
+                        for head in range(n_heads):
+                            # the label names the head for screen readers; the grid's header and row say it on screen
+                            st.checkbox(tr("whatif.head_help", kind=tr("kind." + KIND_REFS[kind]), layer=layer,
+                                           head=head),
+                                        key=head_key(kind, layer, head), label_visibility="collapsed",
+                                        width=GRID_CELL_PX)
         st.radio(tr("whatif.method"), METHODS, key="xp_method", horizontal=True,
                  format_func=labels_for("whatif.method_{}"), help=tr("whatif.method_help"))
         left, middle, right = st.columns(3)
