@@ -144,6 +144,9 @@ def test_two_workers_run_two_jobs_at_once(manager_factory):
     job_list = [manager.submit(r, "teacher") for r in recipes]
     wait_until(lambda: job_list[0].state == RUNNING and job_list[1].state == RUNNING)
     assert job_list[2].state == QUEUED and manager.position(job_list[2]) == 1
+    # A job is RUNNING just before its worker calls the runner: wait until both are inside it (seen once in CI:
+    # the gates opened first and job 0 finished before job 1 had entered).
+    wait_until(lambda: len(runner.running) == 2)
     for recipe in recipes:
         runner.gate(recipe).set()
     assert all(manager.wait(j, timeout=10) for j in job_list)
