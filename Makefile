@@ -36,9 +36,11 @@ $(VENV)/bin/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # torch is pinned in requirements.txt (2.13.0, the CPU wheel); an unpinned torch pulls CUDA builds.
-$(VENV)/.installed: requirements.txt requirements-nodeps.txt $(VENV)/bin/python
+# The project itself is installed editable (transformer_core + explorer): nothing edits sys.path.
+$(VENV)/.installed: requirements.txt requirements-nodeps.txt pyproject.toml $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	$(BIN)/python -m pip install --quiet --no-deps -r requirements-nodeps.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 
 $(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed

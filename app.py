@@ -7,18 +7,13 @@ st.navigation over the stage pages in pages/. Run with `streamlit run app.py`.
 from __future__ import annotations
 
 import os
-import sys
-from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before transformers is imported anywhere
-ROOT = Path(__file__).resolve().parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
-import streamlit as st  # noqa: E402
-import torch  # noqa: E402
+import streamlit as st
+import torch
 
-from pages._shared import FRAME, render_sidebar, sync_shared_indices, tr  # noqa: E402
+from pages._shared import FRAME, render_sidebar, sync_shared_indices, tr
 
 # One intra-op thread per forward pass by default: sessions already run in parallel threads, and on a
 # busy CPU torch's spinning worker threads made paper-base's greedy decoding 20x slower here (33 s

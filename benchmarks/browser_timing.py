@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 import transformer_core as core  # noqa: E402
 from tests.browser_helpers import (  # noqa: E402

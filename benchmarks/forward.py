@@ -15,18 +15,14 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import torch
 from torch import nn
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from transformer_core import Transformer
-from transformer_core.interop import config_from_nn_transformer, load_nn_transformer_weights
-from transformer_core.masks import causal_mask, to_torch_attn_mask, to_torch_key_padding_mask
+from transformer_core.io.interop import config_from_nn_transformer, load_nn_transformer_weights
+from transformer_core.models.masks import causal_mask, to_torch_attn_mask, to_torch_key_padding_mask
 
 
 def main() -> None:

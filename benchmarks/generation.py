@@ -17,14 +17,11 @@ import argparse
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 import transformer_core as core
-from transformer_core.generation import generate
+from transformer_core.inference.generation import generate
 
 
 def main() -> int:

@@ -20,12 +20,10 @@ import argparse
 import json
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import torch
 
@@ -40,8 +38,8 @@ SENTENCES = ["고양이가 생선을 먹었다.", "민수가 공원에서 책을
 
 def redraw_seconds(loaded, sentence: str) -> float:
     """What another page does for a new sentence: one traced pass and the heads figure of one layer."""
-    from viz import figures
-    from viz.attention import CROSS, stack
+    from explorer.figures import figures
+    from explorer.figures.attention import CROSS, stack
 
     began = time.perf_counter()
     traced = core.trace_text(loaded, sentence)

@@ -15,17 +15,13 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
 import torch
 
 import transformer_core  # noqa: F401  (sets HF_HUB_OFFLINE before transformers is imported)
-from transformer_core.bert import load_minilm, minilm_dir
+from transformer_core.io.bert import load_minilm, minilm_dir
 
 FILLER = (
     "The Transformer replaces recurrence with attention: every position of a sentence looks at every other "

@@ -19,13 +19,13 @@ import numpy as np
 import streamlit as st
 
 import transformer_core as core
-from transformer_core.cache import BoundedCache
-from transformer_core.devices import CUDA_MISSING, CUDA_OOM, available_devices, run_with_cpu_fallback
-from transformer_core.generation import DecodingSettings
-from viz.export import matrix_csv, npy_bytes, stack_csv
-from viz.figures import plot_config
-from viz.i18n import DEFAULT_LANG, LANG_CHOICES, md_escape, t
-from viz.vocab import load_examples
+from explorer.cache import BoundedCache
+from explorer.figures.export import matrix_csv, npy_bytes, stack_csv
+from explorer.figures.figures import plot_config
+from explorer.figures.vocab import load_examples
+from explorer.i18n import DEFAULT_LANG, LANG_CHOICES, md_escape, t
+from transformer_core.inference.devices import available_devices, run_with_cpu_fallback
+from transformer_core.inference.generation import DecodingSettings
 
 DEFAULT_TEXT = "고양이가 공원에서 생선을 먹었다."  # ko-en-toy: "A cat ate fish at the park." (word order changes)
 TRACE_CACHE_ENTRIES = 32
@@ -33,7 +33,6 @@ TRACE_CACHE_ENTRIES = 32
 # trace ~275 MB: at most two of those stay, and models + cache fit a 1.5 GB server.
 TRACE_CACHE_BYTES = 512 * 2**20
 MAX_TEXT_CHARS = 2000
-DEVICE_NOTICES = {CUDA_MISSING: "msg.cuda_missing", CUDA_OOM: "msg.cuda_oom"}  # core notice -> UI string
 # Set by app.py while st.navigation runs the page, in the script's own thread. The process-wide
 # pages/ flag alone is not enough: 16 sessions opening at once on a fresh server saw it flipped by
 # another session and ran their page without the frame ("no models").
@@ -146,9 +145,9 @@ def get_decoded_trace(name: str, text: str, device: str, decoding: DecodingSetti
 @st.cache_resource(max_entries=8, show_spinner=False)
 def get_tokenizer(name: str):
     """A model's tokenizer only (models/NAME/tokenizer.json), or the whole model's for a built-in."""
-    directory = core.loading.models_dir() / name
+    directory = core.io.loading.models_dir() / name
     if (directory / "tokenizer.json").is_file():
-        return core.loading.load_tokenizer(directory)
+        return core.io.loading.load_tokenizer(directory)
     return get_model(name, "cpu").tokenizer
 
 
@@ -167,9 +166,9 @@ class Settings:
 
 
 def model_examples(name: str) -> list[dict[str, str]]:
-    """The example sentences on a model's card (models/NAME/examples.json; built-ins in viz.vocab)."""
-    directory = core.loading.models_dir() / name
-    fallback = core.loading.models_dir() / "ko-en-toy" if name == "paper-base" else None
+    """The example sentences on a model's card (models/NAME/examples.json; built-ins in explorer.figures.vocab)."""
+    directory = core.io.loading.models_dir() / name
+    fallback = core.io.loading.models_dir() / "ko-en-toy" if name == "paper-base" else None
     return load_examples(directory if directory.is_dir() else None, name, fallback)
 
 
@@ -286,7 +285,7 @@ def current_view(show_notices: bool = True, model: str | None = None,
     traced = cached.traced
     if show_notices:
         if cached.notice:
-            st.warning(tr(DEVICE_NOTICES.get(cached.notice, "msg.cuda_missing")))
+            st.warning(tr(f"msg.{cached.notice}"))
         if not loaded.trained:
             st.warning(tr("msg.untrained", name=loaded.name))
         if traced.n_truncated > 0:

@@ -1,4 +1,4 @@
-"""Cached experiment runs for the /experiments page (glue only; the work is transformer_core.interventions).
+"""Cached experiment runs for the /experiments page (glue only; the work is transformer_core.analysis.interventions).
 
 One patched run per (model, sentence, device, experiment) for every session, in a bytes-bounded cache like
 the shared trace cache (pages/_shared.py); reference means for mean ablation once per (model, device).
@@ -10,11 +10,11 @@ from pathlib import Path
 
 import streamlit as st
 
+from explorer.cache import BoundedCache
 from pages._shared import get_model, get_trace
-from transformer_core.cache import BoundedCache
-from transformer_core.evaluate import task_of
-from transformer_core.importance import load_importance, reference_sources
-from transformer_core.interventions import ExperimentResult, Intervention, reference_means, run_experiment
+from transformer_core.analysis.evaluate import task_of
+from transformer_core.analysis.importance import load_importance, reference_sources
+from transformer_core.analysis.interventions import ExperimentResult, Intervention, reference_means, run_experiment
 
 # Patched decoding recomputes the whole prefix at every step (no KV cache: a patch may depend on the
 # whole prefix, see generation.py), so it keeps a cap; unpatched outputs run to the model's max_len.

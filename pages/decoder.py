@@ -2,12 +2,17 @@
 and after masking (−∞), softmax weights, cross-attention (target × source), step-by-step decoding (chosen token,
 top-k next-token probabilities, source focus), the sampling distribution or the beam tree, and the KV cache.
 
-The output comes from the core (transformer_core.generation) with the chosen strategy; every picture comes
+The output comes from the core (transformer_core.inference.generation) with the chosen strategy; every picture comes
 from ONE recorded teacher-forced pass over that output (pages/_shared.get_decoded_trace)."""
 
 import streamlit as st
 import torch
 
+from explorer.figures import figures
+from explorer.figures.attention import CROSS, DEC_SELF, HeadRef, array, head_matrix, softmax, stack, step_rows, top_k
+from explorer.figures.generation import BeamNode, beam_tree, kv_cache_view, sampling_bars
+from explorer.figures.tokenization import ids_to_tokens
+from explorer.i18n import t
 from pages._shared import (
     chart,
     current_view,
@@ -22,12 +27,7 @@ from pages._shared import (
     settings,
     tr,
 )
-from transformer_core.generation import MAX_BEAM_WIDTH, DecodingSettings, sampling_distributions
-from viz import figures
-from viz.attention import CROSS, DEC_SELF, HeadRef, array, head_matrix, softmax, stack, step_rows, top_k
-from viz.generation import BeamNode, beam_tree, kv_cache_view, sampling_bars
-from viz.i18n import t
-from viz.tokenization import ids_to_tokens
+from transformer_core.inference.generation import MAX_BEAM_WIDTH, DecodingSettings, sampling_distributions
 
 ensure_frame()
 

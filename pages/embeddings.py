@@ -5,11 +5,11 @@ import math
 
 import streamlit as st
 
+from explorer.figures import figures
+from explorer.figures.attention import array
+from explorer.figures.tables import embedding_norms, scaling_latex
+from explorer.i18n import t
 from pages._shared import chart, current_view, ensure_frame, lang, page_header, tr
-from viz import figures
-from viz.attention import array
-from viz.i18n import t
-from viz.tables import embedding_norms, scaling_latex
 
 ensure_frame()
 

@@ -3,11 +3,11 @@
 
 import streamlit as st
 
+from explorer.figures import figures
+from explorer.figures.attention import ENC_SELF, HeadRef, head_matrix, strongest_key
+from explorer.figures.steps import LayerInfo, encoder_chain
+from explorer.i18n import t
 from pages._shared import chart, current_view, download_matrix, ensure_frame, index_picker, lang, page_header, tr
-from viz import figures
-from viz.attention import ENC_SELF, HeadRef, head_matrix, strongest_key
-from viz.i18n import t
-from viz.steps import LayerInfo, encoder_chain
 
 ensure_frame()
 

@@ -1,18 +1,18 @@
 """What if (/experiments): switch heads off, remove positional encoding or the causal mask, shuffle the source
 words; run; compare the original and the patched model's output (changed tokens highlighted), the probability
 of each original token before and after, and one head's attention before and after. The experiment lives in
-the URL (off, method, pe, causal, shuffle: transformer_core.interventions.Intervention); the head-importance
+the URL (off, method, pe, causal, shuffle: transformer_core.analysis.interventions.Intervention); the head-importance
 table (head_importance.json) ranks the heads and can switch the top one off."""
 
 import streamlit as st
 
+from explorer.figures import experiments as xfig
+from explorer.figures import figures
+from explorer.figures.attention import CROSS, DEC_SELF, ENC_SELF, HeadRef, head_matrix, tokens_for
+from explorer.i18n import t
 from pages._shared import chart, current_view, ensure_frame, labels_for, lang, page_header, settings, tr
 from pages._whatif import get_experiment, get_importance
-from transformer_core.interventions import KINDS, METHODS, Head, Intervention, layer_counts
-from viz import experiments as xfig
-from viz import figures
-from viz.attention import CROSS, DEC_SELF, ENC_SELF, HeadRef, head_matrix, tokens_for
-from viz.i18n import t
+from transformer_core.analysis.interventions import KINDS, METHODS, Head, Intervention, layer_counts
 
 ensure_frame()
 

@@ -4,10 +4,8 @@ a head-similarity map (1 − Jensen-Shannon) and every layer × head in ONE figu
 import numpy as np
 import streamlit as st
 
-from pages._shared import chart, current_view, download_matrix, ensure_frame, lang, page_header, shared_index, tr
-from pages._whatif import get_importance
-from viz import figures
-from viz.attention import (
+from explorer.figures import figures
+from explorer.figures.attention import (
     ENC_SELF,
     KIND_SHORT,
     HeadRef,
@@ -18,10 +16,12 @@ from viz.attention import (
     stack,
     tokens_for,
 )
-from viz.experiments import importance_by_head
-from viz.head_stats import STAT_FIELDS, drop_and_renormalise, similarity_matrix, stats_table
-from viz.i18n import t
-from viz.tokenization import special_tokens
+from explorer.figures.experiments import importance_by_head
+from explorer.figures.head_stats import STAT_FIELDS, drop_and_renormalise, similarity_matrix, stats_table
+from explorer.figures.tokenization import special_tokens
+from explorer.i18n import t
+from pages._shared import chart, current_view, download_matrix, ensure_frame, lang, page_header, shared_index, tr
+from pages._whatif import get_importance
 
 ensure_frame()
 

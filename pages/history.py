@@ -4,9 +4,9 @@ sequential steps and measured times, and what changed."""
 
 import streamlit as st
 
+from explorer.figures import history
+from explorer.i18n import t
 from pages._shared import View, chart, current_view, ensure_frame, lang, model_task, page_header, tr
-from viz import history
-from viz.i18n import t
 
 ensure_frame()
 

@@ -2,10 +2,10 @@
 
 import streamlit as st
 
+from explorer.figures.steps import shape_str
+from explorer.figures.tokenization import tokenize
+from explorer.figures.vocab import marked_text_markdown, unknown_words
 from pages._shared import current_view, ensure_frame, page_header, tr
-from viz.steps import shape_str
-from viz.tokenization import tokenize
-from viz.vocab import marked_text_markdown, unknown_words
 
 ensure_frame()
 

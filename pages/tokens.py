@@ -1,12 +1,10 @@
 """Tokens (/tokens): pieces as chips, ids, special tokens and [UNK], the piece ↔ word table, and the same
-sentence through the other bundled tokenizers (tokenizing only, through viz.tokenization)."""
+sentence through the other bundled tokenizers (tokenizing only, through explorer.figures.tokenization)."""
 
 import streamlit as st
 
 import transformer_core as core
-from pages._shared import current_view, ensure_frame, get_tokenizer, labels_for, page_header, tr
-from viz.i18n import md_escape
-from viz.tokenization import (
+from explorer.figures.tokenization import (
     compare_tokenizers,
     from_tokens,
     token_chips_html,
@@ -14,13 +12,15 @@ from viz.tokenization import (
     tokenize,
     tokenizer_fingerprint,
 )
-from viz.vocab import (
+from explorer.figures.vocab import (
     TOKENIZATION_SPECIMENS,
     WORDLIST_SPECIMENS,
     is_ko_en_translator,
     known_words,
     search_words,
 )
+from explorer.i18n import md_escape
+from pages._shared import current_view, ensure_frame, get_tokenizer, labels_for, page_header, tr
 
 ensure_frame()
 

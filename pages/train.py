@@ -17,8 +17,10 @@ from pathlib import Path
 
 import streamlit as st
 
+from explorer.figures import lab as lab_figs
+from explorer.i18n import t
 from pages._shared import chart, ensure_frame, lang, page_header, settings, tr
-from transformer_core.loading import lab_models_dir
+from transformer_core.io.loading import lab_models_dir
 from transformer_core.training import jobs as lab_jobs
 from transformer_core.training.recipes import (
     DEFAULT_BUDGET_S,
@@ -33,8 +35,6 @@ from transformer_core.training.recipes import (
     tokenizer_for,
 )
 from transformer_core.training.snapshots import KINDS, has_snapshots, load_snapshots
-from viz import lab as lab_figs
-from viz.i18n import t
 
 ensure_frame()
 
@@ -169,7 +169,7 @@ def show_live(job: lab_jobs.Job, manager: lab_jobs.JobManager, session: str) -> 
         recipe = status["recipe"]
         if status["state"] == lab_jobs.QUEUED:
             running = len([j for j in manager.jobs() if j.state == lab_jobs.RUNNING])
-            st.info(tr("lab.queued", position=manager.position(job), running=running))
+            st.info(tr("lab.queued", position=manager.position(job), n=running))
             return
         fraction = lab_figs.progress_fraction(status["step"], status["seconds"], recipe.budget_s, recipe.max_steps)
         remaining = lab_figs.remaining_seconds(status["step"], status["seconds"], recipe.budget_s, recipe.max_steps)
@@ -198,7 +198,7 @@ def show_finished(job: lab_jobs.Job) -> None:
     status = job.status()
     recipe = status["recipe"]
     if status["device_notice"]:
-        st.warning(status["device_notice"])
+        st.warning(tr(f"msg.{status['device_notice']}"))
     if status["state"] == lab_jobs.FAILED:
         st.error(tr("lab.failed", reason=status["error"]))
     elif status["state"] == lab_jobs.CANCELLED:

@@ -13,7 +13,7 @@ import torch
 
 import transformer_core
 from transformer_core import Transformer, TransformerConfig
-from transformer_core.loading import save_model_dir
+from transformer_core.io.loading import save_model_dir
 
 # One intra-op thread, as the app runs: on a shared 2-core machine two threads per forward pass
 # were measured up to 100x slower (0.02 s -> 2.3 s a trace) when another process held a core.

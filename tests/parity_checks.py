@@ -20,7 +20,7 @@ import torch
 from torch import nn
 
 from transformer_core import Transformer, TransformerConfig
-from transformer_core.interop import config_from_nn_transformer, load_nn_transformer_weights
+from transformer_core.io.interop import config_from_nn_transformer, load_nn_transformer_weights
 
 TOL = dict(atol=1e-5, rtol=1e-5)
 VOCAB = 40
@@ -152,7 +152,7 @@ def check_heads_equal_nn_multihead_attention(norm_first: bool = False) -> None:
 
 def check_masks_convert_to_pytorch_convention() -> None:
     """The helpers for nn.MultiheadAttention turn ours (True = may attend) into PyTorch's (True = blocked)."""
-    from transformer_core.masks import to_torch_attn_mask, to_torch_key_padding_mask
+    from transformer_core.models.masks import to_torch_attn_mask, to_torch_key_padding_mask
 
     ours = torch.tensor([[True, True, False]])
     assert to_torch_key_padding_mask(ours).tolist() == [[False, False, True]]
@@ -295,7 +295,7 @@ def check_text_trace_is_the_models_own_output(loaded, text: str) -> None:
 
 def check_heatmap_axes_keep_repeated_tokens_apart() -> None:
     """An attention map over "the cat the" has three distinct categories per axis (plotly would merge equal ones)."""
-    from viz import figures
+    from explorer.figures import figures
 
     tokens = ["the", "cat", "the"]
     fig = figures.attention_heatmap(np.eye(3, dtype=np.float32), tokens, tokens, title="t", lang="en")

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from transformer_core.alignment import (
+from transformer_core.analysis.alignment import (
     alignment_accuracy,
     alignment_hits,
     anti_diagonal_accuracy,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import transformer_core as core
-from viz.i18n import md_escape, t
+from explorer.i18n import md_escape, t
 
 streamlit_testing = pytest.importorskip("streamlit.testing.v1")
 AppTest = streamlit_testing.AppTest
@@ -328,7 +328,7 @@ def without(text: str, pieces: list[str]) -> str:
 
 
 def test_english_strings_hold_no_hangul():
-    from viz.i18n import STRINGS
+    from explorer.i18n import STRINGS
 
     leaks = {key: english for key, (_, english) in STRINGS.items() if HANGUL.search(english)}
     assert not leaks, leaks
@@ -348,8 +348,8 @@ def test_english_ui_shows_no_korean_outside_user_text_tokens_and_model_names(mod
     tokens += [tok.removeprefix("##").removeprefix("▁").removeprefix("Ġ") for tok in tokens]
     # The example pills are sentences offered as input (user text, in the model's own language), not chrome.
     # So are the Korean specimens the tokens page explains Korean tokenization with.
+    from explorer.figures.vocab import TOKENIZATION_SPECIMENS, WORDLIST_SPECIMENS
     from pages._shared import model_examples
-    from viz.vocab import TOKENIZATION_SPECIMENS, WORDLIST_SPECIMENS
 
     examples = [example["text"] for example in model_examples(model)]
     specimens = [*TOKENIZATION_SPECIMENS.values(), *WORDLIST_SPECIMENS.values()]
@@ -394,8 +394,8 @@ def test_a_model_that_fails_to_load_gets_a_friendly_message(tmp_path, monkeypatc
 
     broken = tmp_path / "broken-model"
     broken.mkdir()
-    source = next((core.loading.models_dir() / m for m in MODELS
-                   if (core.loading.models_dir() / m / "config.json").is_file()), None)
+    source = next((core.io.loading.models_dir() / m for m in MODELS
+                   if (core.io.loading.models_dir() / m / "config.json").is_file()), None)
     if source is None:
         pytest.skip("needs a bundled model directory to copy the config and tokenizer from")
     for name in ("config.json", "tokenizer.json", "tokenizer_config.json"):

@@ -8,7 +8,7 @@ from functools import cache
 import pytest
 
 import transformer_core as core
-from transformer_core.generation import DecodingSettings
+from transformer_core.inference.generation import DecodingSettings
 
 streamlit_testing = pytest.importorskip("streamlit.testing.v1")
 AppTest = streamlit_testing.AppTest

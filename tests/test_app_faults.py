@@ -9,7 +9,7 @@ import pytest
 import torch
 
 import transformer_core as core
-from transformer_core import loading
+from transformer_core.io import loading
 
 from .test_app import SENTENCES, charts, new_app, open_page
 
@@ -84,8 +84,8 @@ def test_cuda_out_of_memory_falls_back_to_cpu_with_a_notice(monkeypatch):
 def test_cuda_offered_but_absent_runs_on_cpu_with_the_notice_in_the_app(monkeypatch):
     """The device list offers "cuda" but torch has no CUDA device: the page draws on the CPU and says why,
     in the UI's language."""
+    from explorer.i18n import t
     from pages import _shared
-    from viz.i18n import t
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     monkeypatch.setattr(_shared, "device_options", lambda: ["cpu", "cuda"])

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import transformer_core as core
+from explorer.figures.figures import unique_labels
 from tests.browser_helpers import (
     EXCEPTION,
     click_nav_link,
@@ -21,7 +22,6 @@ from tests.browser_helpers import (
     streamlit_server,
     wait_drawn,
 )
-from viz.figures import unique_labels
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -23,7 +23,7 @@ SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 
 @pytest.fixture(scope="module")
 def server():
-    if not (core.loading.models_dir() / "ko-en-toy" / "examples.json").is_file():
+    if not (core.io.loading.models_dir() / "ko-en-toy" / "examples.json").is_file():
         pytest.skip("needs models/ko-en-toy with its examples.json")
     with streamlit_server() as base:
         yield base

@@ -13,8 +13,8 @@ import pytest
 
 import transformer_core as core
 from tests.browser_helpers import EXCEPTION, launch, page_url, require_chromium, streamlit_server
-from transformer_core.importance import load_importance
-from transformer_core.interventions import Head, Intervention, run_experiment
+from transformer_core.analysis.importance import load_importance
+from transformer_core.analysis.interventions import Head, Intervention, run_experiment
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -33,7 +33,7 @@ def sentence_where_it_matters(head: Head) -> tuple[str, str, str]:
     """(sentence, original output, output with `head` off): the default sentence if switching the head off
     changes its translation, else the first held-out sentence of the evaluation sample where it does."""
     from pages._whatif import MAX_NEW_TOKENS
-    from transformer_core.evaluate import ko_en_examples
+    from transformer_core.analysis.evaluate import ko_en_examples
 
     loaded = core.load("ko-en-toy")
     spec = Intervention(off=(head,))

@@ -24,7 +24,7 @@ NEEDED = ("ko-en-rnn-attention", "ko-en-toy")
 
 @pytest.fixture(scope="module")
 def server():
-    if not all((core.loading.models_dir() / name / "config.json").is_file() for name in NEEDED):
+    if not all((core.io.loading.models_dir() / name / "config.json").is_file() for name in NEEDED):
         pytest.skip("needs models/ko-en-rnn-attention and models/ko-en-toy")
     with streamlit_server() as base:
         yield base

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import transformer_core as core
+from explorer.figures import lesson
 from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server, wait_drawn
-from viz import lesson
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

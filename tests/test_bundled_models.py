@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import transformer_core
-from transformer_core.alignment import alignment_accuracy, anti_diagonal_accuracy
+from transformer_core.analysis.alignment import alignment_accuracy, anti_diagonal_accuracy
 from transformer_core.data import is_held_out
 
 # Hand-written sentences inside the toy grammar, with their one right translation.

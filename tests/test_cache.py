@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from transformer_core.cache import BoundedCache
+from explorer.cache import BoundedCache
 
 
 def test_evicts_least_recently_used_beyond_max_entries():

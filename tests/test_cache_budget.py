@@ -45,17 +45,17 @@ def model_bytes(name: str) -> int:
 def runtime_baseline_bytes() -> int:
     """Resident memory of a bare interpreter that imported what the app imports (no model, no trace)."""
     code = ("import streamlit, torch, transformers, plotly.graph_objects, pandas, numpy\n"
-            "import transformer_core, viz.figures\n"
+            "import transformer_core, explorer.figures.figures\n"
             "print([l for l in open('/proc/self/status') if l.startswith('VmRSS')][0].split()[1])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180,
-                         env={**os.environ, "HF_HUB_OFFLINE": "1"}, cwd=core.loading.REPO_ROOT, check=True)
+                         env={**os.environ, "HF_HUB_OFFLINE": "1"}, cwd=core.io.loading.REPO_ROOT, check=True)
     return int(out.stdout.strip().splitlines()[-1]) * 1024
 
 
 @pytest.mark.slow
 def test_trace_cache_is_bounded_within_the_budget():
+    from explorer.cache import BoundedCache
     from pages import _shared as shared  # an AttributeError here is a failure, never a skip
-    from transformer_core.cache import BoundedCache
 
     entries, cache_bytes = int(shared.TRACE_CACHE_ENTRIES), parse_bytes(shared.TRACE_CACHE_BYTES)
     assert 1 <= entries <= 256, entries

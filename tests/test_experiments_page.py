@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import transformer_core as core
-from transformer_core.importance import load_importance
-from transformer_core.interventions import Intervention, run_experiment
+from transformer_core.analysis.importance import load_importance
+from transformer_core.analysis.interventions import Intervention, run_experiment
 
 streamlit_testing = pytest.importorskip("streamlit.testing.v1")
 AppTest = streamlit_testing.AppTest
@@ -147,9 +147,9 @@ def test_the_heads_page_statistics_table_has_the_importance_column():
 @pytest.mark.parametrize("method", ["mean", "uniform"])
 def test_mean_and_uniform_ablation_from_the_url_match_the_core(method):
     from pages._whatif import MAX_NEW_TOKENS
-    from transformer_core.evaluate import task_of
-    from transformer_core.importance import reference_sources
-    from transformer_core.interventions import reference_means
+    from transformer_core.analysis.evaluate import task_of
+    from transformer_core.analysis.importance import reference_sources
+    from transformer_core.analysis.interventions import reference_means
 
     loaded = load("ko-en-toy")
     spec = Intervention.from_query(f"off=dec.0.*,cross.1.*&method={method}", n_heads=loaded.config.n_heads)

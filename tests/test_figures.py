@@ -10,9 +10,9 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
+from explorer.figures import attention, figures, steps, tables, tokenization
 from tests import parity_checks as checks
 from tests.conftest import TINY_WORDS, build_word_tokenizer
-from viz import attention, figures, steps, tables, tokenization
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,12 +46,13 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def test_viz_never_imports_streamlit():
-    for path in sorted((ROOT / "viz").glob("*.py")):
+    for path in sorted((ROOT / "explorer" / "figures").glob("*.py")):
         assert "streamlit" not in imported_modules(path), path.name
 
 
 def test_tokenization_helper_is_core_free():
-    assert not imported_modules(ROOT / "viz" / "tokenization.py") & {"transformer_core", "torch", "streamlit"}
+    helper = ROOT / "explorer" / "figures" / "tokenization.py"
+    assert not imported_modules(helper) & {"transformer_core", "torch", "streamlit"}
 
 
 # ------------------------------------------------------------------------------------------------ labels
@@ -202,7 +203,7 @@ def test_similarity_heatmap_and_top_k_bar():
 
 
 def test_positional_curves_pass_through_the_traced_points():
-    from transformer_core.model import sinusoidal_table
+    from transformer_core.models.transformer import sinusoidal_table
 
     pe = sinusoidal_table(12, 16).numpy()
     fig = figures.positional_curves(pe, [0, 1, 6], title="pe", lang="en", analytic_d_model=16)
@@ -382,7 +383,7 @@ def test_exports_round_trip():
 
     import pandas as pd
 
-    from viz import export
+    from explorer.figures import export
 
     matrix = np.array([[0.25, 0.75], [1.0, -np.inf]], dtype=np.float32)
     assert np.array_equal(np.load(io.BytesIO(export.npy_bytes(matrix))), matrix)

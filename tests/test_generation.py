@@ -10,8 +10,8 @@ import torch
 import transformer_core
 from tests.conftest import tiny_config
 from transformer_core import Transformer
-from transformer_core.batching import pad_batch
-from transformer_core.generation import (
+from transformer_core.inference.batching import pad_batch
+from transformer_core.inference.generation import (
     DecodingSettings,
     generate,
     sampling_distributions,
@@ -401,7 +401,7 @@ def test_trace_text_stops_at_the_papers_limit_of_input_length_plus_50(tiny_model
     """Vaswani et al. 6.1: maximum output length = input length + 50 (within max_len)."""
     from dataclasses import replace
 
-    from transformer_core.generation import output_limit
+    from transformer_core.inference.generation import output_limit
 
     loaded = transformer_core.load(tiny_model_dir)
     torch.manual_seed(1)

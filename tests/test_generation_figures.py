@@ -1,4 +1,4 @@
-"""viz/generation.py: the sampling bars, the beam tree and the KV cache view show what generation did."""
+"""explorer/figures/generation.py: the sampling bars, the beam tree and the KV cache view show what generation did."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 import torch
 
 import transformer_core as core
-from transformer_core.generation import DecodingSettings, sampling_distributions
-from viz.generation import BeamNode, beam_paths, beam_tree, kv_cache_view, sampling_bars
+from explorer.figures.generation import BeamNode, beam_paths, beam_tree, kv_cache_view, sampling_bars
+from transformer_core.inference.generation import DecodingSettings, sampling_distributions
 
 TEXT = "고양이가 공원에서 생선을 먹었다."
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from viz import head_stats as hs
+from explorer.figures import head_stats as hs
 
 
 def identity(n: int) -> np.ndarray:

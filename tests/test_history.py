@@ -1,4 +1,4 @@
-"""/history (2015 → 2017): the pure figure/number builders of viz/history.py, and the page under AppTest in
+"""/history (2015 → 2017): the pure figure/number builders of explorer.figures/history.py, and the page under AppTest in
 both languages (with the bundled RNN and ko-en-toy)."""
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ import pytest
 import torch
 
 import transformer_core as core
+from explorer.figures import history
 from transformer_core import Trace, Transformer
-from viz import history
 
 from .conftest import tiny_config
 from .test_rnn import batch, tiny_rnn
 
-ROOT_MODELS = core.loading.models_dir()
+ROOT_MODELS = core.io.loading.models_dir()
 HAVE_MODELS = all((ROOT_MODELS / name / "config.json").is_file() for name in ("ko-en-rnn-attention", "ko-en-toy"))
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")  # as app.py runs: one torch thread
@@ -97,7 +97,7 @@ def test_step_counts_follow_the_recurrence_and_the_layers():
 
 streamlit_testing = pytest.importorskip("streamlit.testing.v1")
 needs_models = pytest.mark.skipif(not HAVE_MODELS, reason="needs models/ko-en-rnn-attention and models/ko-en-toy")
-APP = str(core.loading.REPO_ROOT / "app.py")
+APP = str(core.io.loading.REPO_ROOT / "app.py")
 ISSUE_SENTENCE = "고양이가 공원에서 생선을 먹었다."
 
 

@@ -1,17 +1,20 @@
-"""UI strings: one module, both languages complete, every key the code uses exists."""
+"""UI strings: one catalog per language with the same keys and placeholders; every key the code uses exists."""
 
 from __future__ import annotations
 
+import json
 import re
 import string
 from pathlib import Path
 
 import pytest
 
-from viz.i18n import LANG_CHOICES, STRINGS, md_escape, t
+from explorer.i18n import CATALOG_DIR, CATALOGS, LANG_CHOICES, PLURAL_FORMS, STRINGS, forms, md_escape, t
+from explorer.i18n import placeholders as entry_placeholders
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "viz").glob("*.py"))]
+SOURCES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")),
+           *sorted((ROOT / "explorer" / "figures").glob("*.py"))]
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 
@@ -36,6 +39,30 @@ def test_placeholders_match_between_languages():
         assert placeholders(korean) == placeholders(english), key
 
 
+def test_both_catalogs_hold_the_same_keys_and_placeholders():
+    assert CATALOGS["ko"].keys() == CATALOGS["en"].keys()
+    for key in CATALOGS["ko"]:
+        assert entry_placeholders(CATALOGS["ko"][key]) == entry_placeholders(CATALOGS["en"][key]), key
+
+
+def test_plural_entries_have_every_form_and_count_with_n():
+    plural = {key: entry for lang in CATALOGS for key, entry in CATALOGS[lang].items() if isinstance(entry, dict)}
+    assert plural  # English counts use plural forms ("1 finished run", "2 finished runs")
+    for key, entry in plural.items():
+        assert set(entry) == set(PLURAL_FORMS), key
+        assert "n" in entry_placeholders(entry), key
+    assert t("lab.finished_jobs", "en", n=1) == "1 finished run"
+    assert t("lab.finished_jobs", "en", n=2) == "2 finished runs"
+    assert not any("(s)" in text for entry in CATALOGS["en"].values() for text in forms(entry))
+
+
+def test_catalog_files_are_sorted_one_key_per_line():
+    for lang in CATALOGS:
+        lines = (CATALOG_DIR / f"{lang}.json").read_text(encoding="utf-8").splitlines()[1:-1]
+        keys = [json.loads("{" + line.rstrip(",") + "}").popitem()[0] for line in lines]
+        assert keys == sorted(keys) == sorted(CATALOGS[lang]), lang
+
+
 def keys_used_in_code() -> set[str]:
     used = set()
     pattern = re.compile(r"""\b(?:tr|t)\(\s*f?["']([a-z_]+\.[a-zA-Z0-9_.]+)["']""")
@@ -53,8 +80,8 @@ def test_every_key_used_in_code_exists():
 
 def test_dynamic_keys_exist():
     """Keys built at run time (f"kind.{kind}", f"stat.{name}", f"col.{name}") exist for every value."""
-    from viz.attention import ATTENTION_KINDS
-    from viz.head_stats import STAT_FIELDS
+    from explorer.figures.attention import ATTENTION_KINDS
+    from explorer.figures.head_stats import STAT_FIELDS
 
     for kind in ATTENTION_KINDS:
         assert f"kind.{kind}" in STRINGS

@@ -105,10 +105,10 @@ def test_transformer_core_has_no_import_cycle():
 
 def test_bert_and_loading_do_not_import_each_other():
     modules = module_names(ROOT, "transformer_core")
-    bert = imported_modules("transformer_core.bert", modules["transformer_core.bert"], modules)
-    assert "transformer_core.loading" not in bert
-    assert "transformer_core.bert" in imported_modules("transformer_core.loading",
-                                                       modules["transformer_core.loading"], modules)
+    bert = imported_modules("transformer_core.io.bert", modules["transformer_core.io.bert"], modules)
+    assert "transformer_core.io.loading" not in bert
+    assert "transformer_core.io.bert" in imported_modules("transformer_core.io.loading",
+                                                       modules["transformer_core.io.loading"], modules)
 
 
 def test_the_cycle_finder_finds_a_lazy_cycle_and_ignores_type_checking_imports(tmp_path):

@@ -15,6 +15,7 @@ from functools import cache
 import pytest
 
 import transformer_core as core
+from explorer.figures.tokenization import tokenizer_fingerprint
 from tests.browser_helpers import (
     EXCEPTION,
     expected_heatmaps,
@@ -23,7 +24,6 @@ from tests.browser_helpers import (
     require_chromium,
     streamlit_server,
 )
-from viz.tokenization import tokenizer_fingerprint
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -64,7 +64,7 @@ _INJECTED = r"""() => ({
   jsLink: [...document.querySelectorAll('a')].filter(a => /^\s*javascript:/i.test(
       a.getAttribute('href') || a.getAttribute('xlink:href') || '')).length,
 })"""
-# JS: token chips (viz.tokenization.token_chips_html: a span holding the piece, then a <sub> with the id)
+# JS: token chips (explorer.figures.tokenization.token_chips_html: a span holding the piece, then a <sub> with the id)
 _CHIPS = """() => [...document.querySelectorAll('[data-testid=stHtml] span')]
   .filter(s => s.querySelector(':scope > sub')).map(s => s.childNodes[0].textContent)"""
 _Y_TICKS = """() => { const p = document.querySelector('.js-plotly-plot');

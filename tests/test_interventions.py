@@ -14,9 +14,16 @@ import torch.nn.functional as F
 
 from tests.conftest import tiny_config
 from transformer_core import Transformer
-from transformer_core.evaluate import Example, score
-from transformer_core.importance import Ablation, ablations, head_importance, load_importance, rank, score_ablations
-from transformer_core.interventions import (
+from transformer_core.analysis.evaluate import Example, score
+from transformer_core.analysis.importance import (
+    Ablation,
+    ablations,
+    head_importance,
+    load_importance,
+    rank,
+    score_ablations,
+)
+from transformer_core.analysis.interventions import (
     Head,
     Intervention,
     all_heads,
@@ -279,7 +286,7 @@ def test_head_importance_table_has_every_head_and_layer_with_drops_from_the_base
 def test_the_cli_writes_head_importance_json_into_the_model_directory(tiny_model_dir, tmp_path, capsys,
                                                                       monkeypatch):
     """The CLI plumbing on the tiny model (its vocabulary has no task sample: the sample is the hand-made one)."""
-    from transformer_core import evaluate
+    from transformer_core.analysis import evaluate
 
     model_dir = tmp_path / "tiny"
     shutil.copytree(tiny_model_dir, model_dir)

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import pytest
 
-import transformer_core.interop as interop
-import transformer_core.masks as masks
-import transformer_core.model as model
-import viz.figures as figures
+import explorer.figures.figures as figures
+import transformer_core.io.interop as interop
+import transformer_core.models.masks as masks
+import transformer_core.models.transformer as model
 from tests import parity_checks as checks
 
 pytestmark = pytest.mark.filterwarnings("ignore:enable_nested_tensor is True:UserWarning")
@@ -60,7 +60,7 @@ class Bug:
             return
         real = getattr(self.owner, self.name)
         for loaded in list(sys.modules.values()):  # every module that imported the function by name
-            if getattr(loaded, "__name__", "").startswith(("transformer_core", "viz", "pages", "tests")) \
+            if getattr(loaded, "__name__", "").startswith(("transformer_core", "explorer", "pages", "tests")) \
                     and getattr(loaded, self.name, None) is real:
                 monkeypatch.setattr(loaded, self.name, buggy)
 

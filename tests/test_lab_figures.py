@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from viz import lab
+from explorer.figures import lab
 
 
 def test_curves_hold_loss_exact_and_alignment_and_mark_the_shown_snapshot():

@@ -16,7 +16,7 @@ import pytest
 import torch
 
 import transformer_core as core
-from transformer_core import train as train_cli
+from transformer_core.training import cli as train_cli
 from transformer_core.training import jobs, loop
 from transformer_core.training.jobs import CANCELLED, DONE, FAILED, QUEUED, RUNNING, JobManager
 from transformer_core.training.recipes import LabRecipe, count_parameters, lab_plan
@@ -338,7 +338,7 @@ def test_training_moves_to_the_chosen_device_or_falls_back_to_the_cpu():
 
 
 def test_evaluate_measures_a_lab_letter_model(tmp_path):
-    from transformer_core import evaluate
+    from transformer_core.analysis import evaluate
 
     out = tmp_path / "sorter"
     assert train_cli.main(["--task", "sort", "--preset", "tiny", "--steps", "5", "--out", str(out), "--eval-n", "0",

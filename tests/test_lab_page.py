@@ -99,7 +99,7 @@ def test_a_tiny_run_started_on_the_page_finishes_saves_and_replays(lab_models_fo
 
 
 def test_a_saved_run_replays_from_the_url(lab_models_folder):
-    from transformer_core import train
+    from transformer_core.training import cli as train
 
     assert train.main(["--task", "copy", "--preset", "tiny", "--steps", "6", "--out", str(lab_models_folder / "demo"),
                        "--eval-n", "8", "--quiet"]) == 0

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import transformer_core as core
-from viz import lesson
-from viz.i18n import STRINGS
+from explorer.figures import lesson
+from explorer.i18n import STRINGS
 
 ROOT = Path(__file__).resolve().parent.parent
 KO_EN = "ko-en-toy"

@@ -14,6 +14,7 @@ import pytest
 import torch
 
 import transformer_core as core
+from explorer.i18n import t
 from tests.browser_helpers import (
     EXCEPTION,
     chromium_available,
@@ -23,7 +24,6 @@ from tests.browser_helpers import (
     streamlit_server,
     wait_drawn,
 )
-from viz.i18n import t
 
 MODEL = "paper-base"
 ROOT = Path(__file__).resolve().parent.parent

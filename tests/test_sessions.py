@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import transformer_core as core
+from explorer.figures.figures import unique_labels
 from tests.browser_helpers import (
     EXCEPTION,
     cpu_seconds,
@@ -28,7 +29,6 @@ from tests.browser_helpers import (
     streamlit_server,
 )
 from tests.test_cache_budget import BUDGET, WANTED_MODELS, parse_bytes
-from viz.figures import unique_labels
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

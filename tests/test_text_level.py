@@ -13,7 +13,7 @@ import torch
 import transformer_core
 from tests import parity_checks as checks
 from transformer_core import ModelUnavailableError, list_models, load, trace_text
-from transformer_core.loading import REPO_ROOT
+from transformer_core.io.loading import REPO_ROOT
 
 
 def test_load_a_model_directory_with_its_tokenizer(tiny_loaded):
@@ -97,7 +97,7 @@ def test_broken_model_directories_are_listed_unavailable_with_a_reason(tiny_mode
 
 
 def test_paper_base_is_a_seeded_untrained_built_in_with_the_papers_shapes():
-    if not (transformer_core.loading.models_dir() / "ko-en-toy" / "tokenizer.json").is_file():
+    if not (transformer_core.io.loading.models_dir() / "ko-en-toy" / "tokenizer.json").is_file():
         pytest.skip("models/ko-en-toy (paper-base's tokenizer) is not bundled yet")
     first, second = load("paper-base"), load("paper-base")
     assert not first.trained and "UNTRAINED" in first.description
@@ -111,16 +111,16 @@ def test_paper_base_is_a_seeded_untrained_built_in_with_the_papers_shapes():
 def test_paper_base_weights_do_not_depend_on_other_users_of_torchs_global_generator(monkeypatch):
     """16 sessions loading models at once drew from torch's global generator while paper-base was being
     seeded: the server's paper-base differed from a fresh load (seen by tests/test_sessions.py)."""
-    if not (transformer_core.loading.models_dir() / "ko-en-toy" / "tokenizer.json").is_file():
+    if not (transformer_core.io.loading.models_dir() / "ko-en-toy" / "tokenizer.json").is_file():
         pytest.skip("models/ko-en-toy (paper-base's tokenizer) is not bundled yet")
     quiet = load("paper-base").model.state_dict()
-    real = transformer_core.loading.Transformer
+    real = transformer_core.io.loading.Transformer
 
     def with_a_busy_neighbour(config):  # another thread draws random numbers meanwhile
         torch.randn(100)
         return real(config)
 
-    monkeypatch.setattr(transformer_core.loading, "Transformer", with_a_busy_neighbour)
+    monkeypatch.setattr(transformer_core.io.loading, "Transformer", with_a_busy_neighbour)
     busy = load("paper-base").model.state_dict()
     for name, tensor in quiet.items():
         assert torch.equal(busy[name], tensor), name

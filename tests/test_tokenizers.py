@@ -10,7 +10,7 @@ import pytest
 
 from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, UNK_ID, build_tokenizer, generate_pairs
 from transformer_core.data.charset import COMPATIBILITY_JAMO, EMOJI, HANGUL_SYLLABLES
-from transformer_core.loading import load_tokenizer, models_dir
+from transformer_core.io.loading import load_tokenizer, models_dir
 
 WEIRD_INPUTS = ["", " ", "   \n\t ", "😀", "👍🏽", "❤️", "Hello, World!", "日本語のテキスト", "ㅋㅋㅋ", "a" * 500,
                 "고양이가\u200b생선을", "<s></s><pad>", "e\u0301", "\x00\x01", "🇰🇷", "?!.,", "1234567890"]

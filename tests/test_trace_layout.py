@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 import torch
 
+from explorer.figures import attention
 from tests.conftest import tiny_config
 from transformer_core import Transformer
-from transformer_core.trace import ATTENTION_KINDS, UNBATCHED_NAMES
-from viz import attention
+from transformer_core.tracing.trace import ATTENTION_KINDS, UNBATCHED_NAMES
 
 
 def traced(**overrides):

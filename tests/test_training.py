@@ -10,10 +10,11 @@ from safetensors.torch import load_file
 
 import transformer_core
 from tests import parity_checks as checks
-from transformer_core import evaluate, train
-from transformer_core.batching import pad_batch
+from transformer_core.analysis import evaluate
 from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, build_tokenizer
-from transformer_core.generation import generate
+from transformer_core.inference.batching import pad_batch
+from transformer_core.inference.generation import generate
+from transformer_core.training import cli as train
 
 
 def tiny_settings(task: str, steps: int = 40, **overrides) -> train.TrainSettings:

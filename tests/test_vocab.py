@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 import transformer_core as core
+from explorer.figures.tokenization import tokenize
+from explorer.figures.vocab import known_words, load_examples, marked_text_markdown, search_words, unknown_words
 from transformer_core.data import build_tokenizer
-from transformer_core.decoding import encode_text
-from transformer_core.loading import load_tokenizer, models_dir
-from viz.tokenization import tokenize
-from viz.vocab import known_words, load_examples, marked_text_markdown, search_words, unknown_words
+from transformer_core.inference.text import encode_text
+from transformer_core.io.loading import load_tokenizer, models_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 EVERYDAY = ROOT / "tests" / "data" / "everyday_korean.txt"

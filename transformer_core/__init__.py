@@ -6,9 +6,8 @@ import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-from .config import TransformerConfig
-from .decoding import TextTrace, trace_text
-from .loading import (
+from transformer_core.inference.text import TextTrace, trace_text
+from transformer_core.io.loading import (
     DEFAULT_MODEL,
     LoadedModel,
     ModelInfo,
@@ -16,8 +15,9 @@ from .loading import (
     list_models,
     load,
 )
-from .model import Transformer
-from .trace import Trace
+from transformer_core.models.config import TransformerConfig
+from transformer_core.models.transformer import Transformer
+from transformer_core.tracing.trace import Trace
 
 __all__ = [
     "DEFAULT_MODEL", "LoadedModel", "ModelInfo", "ModelUnavailableError", "TextTrace", "Trace",

@@ -2,6 +2,8 @@
 
     python -m transformer_core trace --model ko-en-toy "고양이가 생선을 먹는다"
     python -m transformer_core models
+    python -m transformer_core evaluate models/ko-en-toy --json     (analysis/evaluate.py)
+    python -m transformer_core train --task ko-en --preset class --out lab_models/demo   (training/cli.py)
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import ModelUnavailableError, list_models, load, trace_text
+from transformer_core import ModelUnavailableError, list_models, load, trace_text
 
 
 def format_trace(result) -> str:
@@ -33,7 +35,16 @@ def format_trace(result) -> str:
     return "\n".join(lines)
 
 
+# Subcommands with their own argument parsers: name -> module with main(argv).
+SUBCOMMANDS = {"evaluate": "transformer_core.analysis.evaluate", "train": "transformer_core.training.cli"}
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in SUBCOMMANDS:
+        import importlib
+
+        return importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m transformer_core", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -41,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     trace_cmd.add_argument("text")
     trace_cmd.add_argument("--model", default="ko-en-toy", help="a name from `models`, or a model directory")
     sub.add_parser("models", help="list the models and whether they load here")
+    for name, module in SUBCOMMANDS.items():
+        sub.add_parser(name, help=f"see `python -m transformer_core {name} --help` ({module})")
     args = parser.parse_args(argv)
     if args.command == "models":
         for info in list_models(all_architectures=True):

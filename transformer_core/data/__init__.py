@@ -3,10 +3,10 @@
     from transformer_core.data import generate_pairs, reverse_examples, build_tokenizer
 """
 
-from .ko_en import KoEnGrammar, SentencePair, generate_pairs, join_words
-from .reverse import ReverseExample, reverse_examples
-from .splits import is_held_out
-from .tokenization import BOS_ID, EOS_ID, PAD_ID, SPECIAL_TOKENS, UNK_ID, build_tokenizer
+from transformer_core.data.ko_en import KoEnGrammar, SentencePair, generate_pairs, join_words
+from transformer_core.data.reverse import ReverseExample, reverse_examples
+from transformer_core.data.splits import is_held_out
+from transformer_core.data.tokenization import BOS_ID, EOS_ID, PAD_ID, SPECIAL_TOKENS, UNK_ID, build_tokenizer
 
 __all__ = [
     "BOS_ID", "EOS_ID", "PAD_ID", "SPECIAL_TOKENS", "UNK_ID", "KoEnGrammar", "ReverseExample", "SentencePair",

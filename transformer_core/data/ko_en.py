@@ -29,8 +29,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from . import english, hangul
-from .lexicon import CORE, FULL, Adjective, Lexicon, Noun, Pronoun, Verb
+from transformer_core.data import english, hangul
+from transformer_core.data.lexicon import CORE, FULL, Adjective, Lexicon, Noun, Pronoun, Verb
 
 TENSES = ("past", "present", "future")
 

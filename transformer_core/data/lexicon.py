@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import everyday_lexicon as everyday
-from . import hangul
-from .english import plural
+from transformer_core.data import everyday_lexicon as everyday
+from transformer_core.data import hangul
+from transformer_core.data.english import plural
 
 
 @dataclass(frozen=True)

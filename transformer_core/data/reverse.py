@@ -8,9 +8,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from . import charset
-from .ko_en import KoEnGrammar
-from .splits import is_held_out
+from transformer_core.data import charset
+from transformer_core.data.ko_en import KoEnGrammar
+from transformer_core.data.splits import is_held_out
 
 MAX_CHARS = 64
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
-from .charset import reverse_characters
-from .vocabulary import ko_en_vocabulary
+from transformer_core.data.charset import reverse_characters
+from transformer_core.data.vocabulary import ko_en_vocabulary
 
 SPECIAL_TOKENS = ("<pad>", "<s>", "</s>", "<unk>")
 PAD_ID, BOS_ID, EOS_ID, UNK_ID = 0, 1, 2, 3

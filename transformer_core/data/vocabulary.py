@@ -10,8 +10,8 @@ from __future__ import annotations
 from functools import cache
 from itertools import product
 
-from . import english, hangul
-from .ko_en import (
+from transformer_core.data import english, hangul
+from transformer_core.data.ko_en import (
     DEMONSTRATIVES,
     DETERMINERS,
     HOW,
@@ -28,7 +28,7 @@ from .ko_en import (
     verb_pieces,
     word_tokens,
 )
-from .lexicon import CORE, FULL, Lexicon
+from transformer_core.data.lexicon import CORE, FULL, Lexicon
 
 PUNCTUATION = (".", "?")
 PARTICLE_KINDS = tuple(hangul.PARTICLES)

@@ -6,5 +6,5 @@
     model_card.py  loss.csv, loss.png, README.md next to a trained model
     jobs.py        run_lab_recipe() (the one lab code path) and JobManager (shared, queued background jobs)
 
-The command line is `python -m transformer_core.train` (transformer_core/train.py).
+The command line is `python -m transformer_core train` (transformer_core/train.py).
 """

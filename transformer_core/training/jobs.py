@@ -10,7 +10,7 @@ Pure Python (no Streamlit): the page keeps one manager in st.cache_resource and 
 Jobs run in background worker threads (at most K at once, the rest wait in a queue); a job that
 fails (NaN loss, out of memory, any exception) ends with a message and the others go on. Finished
 jobs stay listed, at most `max_finished`, the oldest dropped first. `run_lab_recipe` is the one
-code path of a lab run: the workers and `python -m transformer_core.train --preset ...` call it.
+code path of a lab run: the workers and `python -m transformer_core train --preset ...` call it.
 """
 
 from __future__ import annotations
@@ -27,11 +27,24 @@ from pathlib import Path
 
 import torch
 
-from ..devices import is_out_of_memory, resolve_device
-from .loop import NonFiniteLoss, TrainingStopped, TrainResult, train
-from .model_card import write_model_dir
-from .recipes import PRESETS, LabRecipe, count_parameters, has_core_grammar, held_out_examples, lab_plan
-from .snapshots import Snapshot, SnapshotStore, held_out_scores, probe_attention, save_snapshots
+from transformer_core.inference.devices import is_out_of_memory, resolve_device
+from transformer_core.training.loop import NonFiniteLoss, TrainingStopped, TrainResult, train
+from transformer_core.training.model_card import write_model_dir
+from transformer_core.training.recipes import (
+    PRESETS,
+    LabRecipe,
+    count_parameters,
+    has_core_grammar,
+    held_out_examples,
+    lab_plan,
+)
+from transformer_core.training.snapshots import (
+    Snapshot,
+    SnapshotStore,
+    held_out_scores,
+    probe_attention,
+    save_snapshots,
+)
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 ACTIVE = (QUEUED, RUNNING)
@@ -138,7 +151,7 @@ def recipe_lines(recipe: LabRecipe, plan, figures: list[str] | None = None) -> l
         "held-out exact match and alignment on "
         f"{SNAPSHOT_EVAL_N} sentences, the probe's attention for every layer, head and kind "
         "(snapshots.safetensors + snapshots.json; the lab page replays them: `/train?run=NAME`)",
-        f"- the same run from the command line: `python -m transformer_core.train --task {recipe.task} "
+        f"- the same run from the command line: `python -m transformer_core train --task {recipe.task} "
         f"--preset {recipe.preset} --budget {recipe.budget_s} --seed {recipe.seed} --out DIR`", "",
     ]
 
@@ -174,7 +187,7 @@ def save_lab_model(out: Path, recipe: LabRecipe, plan, result: TrainResult, snap
             notes.append("- stopped early (Stop button)")
         write_model_dir(temporary, result, plan.settings, plan.config, {k: v for k, v in metrics.items()
                                                                          if k != "lab_alignment"},
-                        command or f"python -m transformer_core.train --task {recipe.task} --preset {recipe.preset} "
+                        command or f"python -m transformer_core train --task {recipe.task} --preset {recipe.preset} "
                                    f"--budget {recipe.budget_s} --seed {recipe.seed} --out {out.name}",
                         extra_config=lab_config_fields(recipe),
                         extra_sections=recipe_lines(recipe, plan, figures), training_notes=notes, final_dir=out)

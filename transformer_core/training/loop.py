@@ -24,12 +24,19 @@ import torch.nn.functional as F
 from torch import nn
 from tqdm import tqdm
 
-from ..batching import pad_batch
-from ..config import TransformerConfig
-from ..data import BOS_ID, EOS_ID, PAD_ID
-from ..model import Transformer
-from ..rnn import RNNConfig, RNNTranslator
-from .recipes import LengthLimit, TrainSettings, curriculum_length, recipe_data, tokenizer_for, training_pairs
+from transformer_core.data import BOS_ID, EOS_ID, PAD_ID
+from transformer_core.inference.batching import pad_batch
+from transformer_core.models.config import TransformerConfig
+from transformer_core.models.rnn import RNNConfig, RNNTranslator
+from transformer_core.models.transformer import Transformer
+from transformer_core.training.recipes import (
+    LengthLimit,
+    TrainSettings,
+    curriculum_length,
+    recipe_data,
+    tokenizer_for,
+    training_pairs,
+)
 
 
 class TrainingStopped(Exception):  # a signal, not an error

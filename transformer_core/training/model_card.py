@@ -12,11 +12,11 @@ from pathlib import Path
 
 import torch
 
-from ..config import TransformerConfig
-from ..loading import save_model_dir
-from ..rnn import RNNConfig
-from .loop import TrainResult
-from .recipes import TrainSettings, recipe_data
+from transformer_core.io.loading import save_model_dir
+from transformer_core.models.config import TransformerConfig
+from transformer_core.models.rnn import RNNConfig
+from transformer_core.training.loop import TrainResult
+from transformer_core.training.recipes import TrainSettings, recipe_data
 
 
 def write_loss_csv(path: Path, history: list[dict]) -> None:
@@ -158,7 +158,7 @@ def data_notes(task: str) -> str:
     if task.startswith("letters-"):
         return LETTER_NOTES
     if task == "lab-ko-en":
-        from .recipes import has_core_grammar
+        from transformer_core.training.recipes import has_core_grammar
 
         if not has_core_grammar():
             return "Trained in the lab on the full grammar (this build has no compact core).\n\n" + data_notes("ko-en")
@@ -167,12 +167,12 @@ def data_notes(task: str) -> str:
                 "objects, tenses), with their gold alignment; the tokenizer is the whole ko-en tokenizer (Korean\n"
                 "morpheme pieces and English words, one joint vocabulary shared by the tied embeddings). Held out:\n"
                 "a Korean sentence whose text hashes into bucket 0 of 20 is never trained on; the metrics are\n"
-                "measured on that bucket of the same core grammar (`python -m transformer_core.evaluate DIR` does\n"
+                "measured on that bucket of the same core grammar (`python -m transformer_core evaluate DIR` does\n"
                 "the same: config.json says \"grammar\": \"core\").")
     if task != "ko-en":
         return DATA_NOTES[task]
-    from ..data.lexicon import FULL
-    from ..data.vocabulary import ko_en_vocabulary
+    from transformer_core.data.lexicon import FULL
+    from transformer_core.data.vocabulary import ko_en_vocabulary
 
     verbs = {(v.stem, v.en_base) for v in FULL.verbs}
     return DATA_NOTES[task].format(
@@ -217,7 +217,7 @@ def write_model_card(out: Path, result: TrainResult, settings: TrainSettings, co
     device = str(next(result.model.parameters()).device).split(":")[0].upper()
     threads = "1 thread" if torch.get_num_threads() == 1 else f"{torch.get_num_threads()} threads"
     shown = Path(final_dir or out)
-    command = command or f"python -m transformer_core.train --task {settings.task} --out {shown.as_posix()}"
+    command = command or f"python -m transformer_core train --task {settings.task} --out {shown.as_posix()}"
     rnn = isinstance(config, RNNConfig)
     if rnn:
         shape = [
@@ -255,7 +255,7 @@ def write_model_card(out: Path, result: TrainResult, settings: TrainSettings, co
            else "cross-attention that predicts it (its query is the previous token)")
         + " is taken, and its argmax over the source words (the appended </s> excluded) must be a gold source "
         "word. Re-run with "
-        f"`python -m transformer_core.evaluate {shown.as_posix()}`.", "",
+        f"`python -m transformer_core evaluate {shown.as_posix()}`.", "",
         *(extra_sections or []),
     ]
     (out / "README.md").write_text("\n".join(lines), encoding="utf-8")

@@ -2,7 +2,7 @@
 
 Two kinds of recipe live here:
 
-* `RECIPES`: the bundled models' recipes (`python -m transformer_core.train --task ko-en --out DIR`
+* `RECIPES`: the bundled models' recipes (`python -m transformer_core train --task ko-en --out DIR`
   retrains models/ko-en-toy; `--task reverse` models/reverse).
 * The training lab's recipes (`LabRecipe`: task, size preset, time budget, seed). The page and the
   CLI (`--task ko-en --preset class`) build the same `TrainSettings` + `TransformerConfig` from one
@@ -22,11 +22,11 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..config import TransformerConfig
-from ..data import BOS_ID, EOS_ID, PAD_ID, UNK_ID, build_tokenizer, is_held_out
-from ..data.ko_en import KoEnGrammar
-from ..data.reverse import MAX_CHARS, ReverseData
-from ..rnn import RNNConfig
+from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, UNK_ID, build_tokenizer, is_held_out
+from transformer_core.data.ko_en import KoEnGrammar
+from transformer_core.data.reverse import MAX_CHARS, ReverseData
+from transformer_core.models.config import TransformerConfig
+from transformer_core.models.rnn import RNNConfig
 
 
 @dataclass(frozen=True)
@@ -181,7 +181,7 @@ def build_letter_tokenizer():
     """Character-level tokenizer over a-z (the lab's letter tasks); anything else is <unk>."""
     from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers
 
-    from ..data.tokenization import SPECIAL_TOKENS, _wrap
+    from transformer_core.data.tokenization import SPECIAL_TOKENS, _wrap
 
     vocab = {token: i for i, token in enumerate(SPECIAL_TOKENS)}
     for letter in LETTERS:

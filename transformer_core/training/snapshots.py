@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from ..alignment import alignment_hits
-from ..data import EOS_ID, PAD_ID
-from ..model import Transformer
-from .recipes import HeldOutExample
+from transformer_core.analysis.alignment import alignment_hits
+from transformer_core.data import EOS_ID, PAD_ID
+from transformer_core.models.transformer import Transformer
+from transformer_core.training.recipes import HeldOutExample
 
 KINDS = ("encoder.self_attn", "decoder.self_attn", "decoder.cross_attn")
 INDEX_FILE, TENSOR_FILE = "snapshots.json", "snapshots.safetensors"

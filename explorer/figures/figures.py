@@ -1,0 +1,617 @@
+"""Pure figure builders: numpy arrays + token strings in, plotly Figures out. No streamlit here.
+
+Conventions used by every attention map: rows = queries (y axis, first token on top), columns =
+keys (x axis); both axes are categorical and labelled with unique token labels (`unique_labels`);
+hovering a cell shows the query, the key and the value. Large maps stay one heatmap trace each
+(one image in the browser); per-cell text is only drawn for small maps.
+
+Speed: figures are assembled as plain dicts (a small subplot-grid helper instead of
+plotly.subplots.make_subplots) and wrapped once with validation off. That is ~3 ms a figure
+instead of ~40-70 ms, which is most of a head switch's server time. Tests hold the structure.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.colors import get_colorscale
+
+from explorer.i18n import t
+
+FONT_FAMILY = "Noto Sans CJK KR, Noto Sans KR, Noto Sans, Malgun Gothic, Apple SD Gothic Neo, sans-serif"
+# Explicit colour lists: figures skip plotly.py's validation, which is what turns names like "RdBu_r"
+# into colours (plotly.js alone knows only a few names and no "_r" reversals).
+WEIGHT_SCALE = get_colorscale("Blues")
+DIVERGING_SCALE = get_colorscale("RdBu_r")
+DIFFERENCE_SCALE = get_colorscale("PiYG")
+SEQUENTIAL_SCALE = get_colorscale("Viridis")
+MASKED_COLOR = "#bdbdbd"
+CELL_TEXT_LIMIT = 144  # draw per-cell text only on maps with at most this many cells (12 × 12)
+CELL_TEXT_COLUMNS = 24  # ... and at most this many columns side by side across one row of panels
+HOVER_TEXT_LIMIT = 40_000  # beyond this, hover shows the value without the "−∞" text layer
+OVERVIEW_MAX_SIDE = 48  # the all-heads overview averages longer sequences down to this many cells
+
+
+def plot_config(filename: str) -> dict:
+    """plotly config for st.plotly_chart: the toolbar camera saves a PNG named `filename`."""
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in filename) or "figure"
+    return {
+        "displaylogo": False,
+        "toImageButtonOptions": {"format": "png", "filename": safe, "scale": 2},
+        "modeBarButtonsToRemove": ["select2d", "lasso2d"],
+    }
+
+
+def unique_labels(tokens: Sequence[str], escape: bool = True) -> list[str]:
+    """Axis labels that never merge: repeated tokens get their position ("the·4"); spaces show as ␣.
+
+    With `escape` (plotly), <, > and & become entities so a token is never read as plotly's pseudo-HTML.
+    """
+    shown = [tok.replace(" ", "␣") for tok in tokens]
+    if escape:
+        shown = [html.escape(s, quote=False) for s in shown]
+    shown = [s if s else "∅" for s in shown]
+    counts = Counter(shown)
+    labels = [f"{s}·{i}" if counts[s] > 1 else s for i, s in enumerate(shown)]
+    seen: set[str] = set()
+    for i, label in enumerate(labels):  # a token that already looks like "x·3" could still collide
+        while label in seen:
+            label = f"{label}·{i}"
+        labels[i] = label
+        seen.add(label)
+    return labels
+
+
+# ------------------------------------------------------------------------------------------------
+# Assembly: a dict-based subplot grid
+
+def _axis_name(index: int, letter: str) -> tuple[str, str]:
+    """(layout key, trace reference) of subplot `index`: (xaxis, x), (xaxis2, x2), ..."""
+    suffix = "" if index == 0 else str(index + 1)
+    return f"{letter}axis{suffix}", f"{letter}{suffix}"
+
+
+def _domains(n: int, spacing: float, weights: Sequence[float] | None = None) -> list[tuple[float, float]]:
+    """n intervals of [0, 1] separated by `spacing`, sized by `weights` (equal by default), in order."""
+    weights = list(weights or [1.0] * n)
+    usable = 1.0 - spacing * (n - 1)
+    out, start = [], 0.0
+    for w in weights:
+        size = usable * w / sum(weights)
+        out.append((start, min(1.0, start + size)))
+        start += size + spacing
+    return out
+
+
+class _Grid:
+    """Subplot cells in rows × cols, filled row by row from the top left; builds the layout dict."""
+
+    def __init__(self, n_rows: int, n_cols: int, h_space: float = 0.04, v_space: float = 0.08,
+                 row_weights: Sequence[float] | None = None, titles: Sequence[str] | None = None) -> None:
+        self.n_rows, self.n_cols = n_rows, n_cols
+        self.x_domains = _domains(n_cols, h_space)
+        y_from_bottom = _domains(n_rows, v_space, list(reversed(row_weights)) if row_weights else None)
+        self.y_domains = list(reversed(y_from_bottom))  # row 0 on top
+        self.titles = list(titles or [])
+        self.layout: dict = {"annotations": []}
+        self.data: list[dict] = []
+
+    def cell(self, index: int) -> tuple[tuple[float, float], tuple[float, float]]:
+        return self.x_domains[index % self.n_cols], self.y_domains[index // self.n_cols]
+
+    def add(self, index: int, trace: dict, xaxis: dict, yaxis: dict) -> None:
+        """Put `trace` in cell `index` with its axes' properties (domains and anchors are added here)."""
+        (x0, x1), (y0, y1) = self.cell(index)
+        x_key, x_ref = _axis_name(index, "x")
+        y_key, y_ref = _axis_name(index, "y")
+        self.layout[x_key] = {"domain": [x0, x1], "anchor": y_ref, **xaxis}
+        self.layout[y_key] = {"domain": [y0, y1], "anchor": x_ref, **yaxis}
+        self.data.append({**trace, "xaxis": x_ref, "yaxis": y_ref})
+        if index < len(self.titles) and self.titles[index]:
+            self.layout["annotations"].append({
+                "text": self.titles[index], "x": (x0 + x1) / 2, "y": y1, "xref": "paper", "yref": "paper",
+                "xanchor": "center", "yanchor": "bottom", "showarrow": False, "font": {"size": 13},
+            })
+
+    def colorbar_x(self, col: int) -> float:
+        return self.x_domains[col][1] + 0.005
+
+
+def _figure(data: list[dict], layout: dict, title: str, height: int, bgcolor: str = MASKED_COLOR) -> go.Figure:
+    layout = {
+        **layout,
+        "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": 15}},
+        "height": height,
+        "margin": {"l": 10, "r": 10, "t": 60, "b": 10},
+        "font": {"family": FONT_FAMILY, "size": 12},
+        "plot_bgcolor": bgcolor,
+        "paper_bgcolor": "white",
+    }
+    return go.Figure({"data": data, "layout": layout}, _validate=False)
+
+
+def _x_category(title: str | None = None, labels: bool = True, matches: str | None = None) -> dict:
+    axis = {"type": "category", "tickangle": -45, "automargin": True, "showgrid": False, "showticklabels": labels}
+    if title:
+        axis["title"] = {"text": title, "standoff": 8}
+    if matches:
+        axis["matches"] = matches
+    return axis
+
+
+def _y_category(title: str | None = None, labels: bool = True, matches: str | None = None,
+                reverse: bool = True) -> dict:
+    axis = {"type": "category", "automargin": True, "showgrid": False, "showticklabels": labels}
+    if reverse:
+        axis["autorange"] = "reversed"
+    if title:
+        axis["title"] = {"text": title, "standoff": 8}
+    if matches:
+        axis["matches"] = matches
+    return axis
+
+
+def _linear(title: str | None = None, **extra) -> dict:
+    axis = {"automargin": True, "showgrid": False, "zeroline": False, **extra}
+    if title:
+        axis["title"] = {"text": title, "standoff": 6}
+    return axis
+
+
+def _hover(row_title: str, col_title: str, value_title: str, use_text: bool) -> str:
+    value = "%{text}" if use_text else "%{z:.4f}"
+    return f"{row_title}: %{{y}}<br>{col_title}: %{{x}}<br>{value_title}: {value}<extra></extra>"
+
+
+def _value_text(z: np.ndarray, blocked: np.ndarray | None, fmt: str = "{:.3f}") -> list[list[str]]:
+    blocked = np.zeros(z.shape, dtype=bool) if blocked is None else blocked
+    return [["−∞" if b else fmt.format(v) for v, b in zip(row, brow, strict=True)]
+            for row, brow in zip(z, blocked, strict=True)]
+
+
+def _finite_bound(matrix: np.ndarray) -> float:
+    z = np.asarray(matrix, dtype=np.float32)
+    finite = z[np.isfinite(z)]
+    return float(np.abs(finite).max()) if finite.size and np.abs(finite).max() > 0 else 1.0
+
+
+def attention_trace(matrix: np.ndarray, row_labels: list[str], col_labels: list[str], *, lang: str,
+                    value_title: str | None = None, colorscale: list = WEIGHT_SCALE, zmin: float | None = 0.0,
+                    zmax: float | None = 1.0, zmid: float | None = None, coloraxis: str | None = None,
+                    row_title: str | None = None, col_title: str | None = None,
+                    cell_text: bool | None = None) -> dict:
+    """One heatmap trace (dict) of a [rows, cols] matrix; -inf cells become gaps whose hover reads "−∞"."""
+    z = np.asarray(matrix, dtype=np.float32)
+    blocked = np.isneginf(z)
+    z = np.where(np.isfinite(z), z, np.nan).astype(np.float32)
+    use_text = bool(blocked.any()) and z.size <= HOVER_TEXT_LIMIT
+    show_cells = _cell_text(*z.shape) if cell_text is None else cell_text
+    trace: dict = {
+        "type": "heatmap", "z": z, "x": list(col_labels), "y": list(row_labels), "hoverongaps": True,
+        "hovertemplate": _hover(row_title or t("fig.query", lang), col_title or t("fig.key", lang),
+                                value_title or t("fig.weight", lang), use_text),
+    }
+    if use_text or show_cells:
+        trace["text"] = _value_text(z, blocked, "{:.2f}")
+    if show_cells:
+        trace.update(texttemplate="%{text}", textfont={"size": 9})
+    if coloraxis:
+        trace["coloraxis"] = coloraxis
+    else:
+        trace.update(colorscale=colorscale, zmin=zmin, zmax=zmax)
+        if zmid is not None:
+            trace["zmid"] = zmid
+    return trace
+
+
+def _colorbar(title: str, x: float | None = None, length: float = 0.8, thickness: int = 10) -> dict:
+    bar = {"title": {"text": title}, "len": length, "thickness": thickness}
+    if x is not None:
+        bar["x"] = x
+    return bar
+
+
+def _cell_text(n_rows: int, n_cols: int, panels_per_row: int = 1) -> bool:
+    """Whether values fit as text inside the cells: few rows, and few columns across the figure's width."""
+    return n_rows * n_cols <= CELL_TEXT_LIMIT and n_rows <= 14 and n_cols * panels_per_row <= CELL_TEXT_COLUMNS
+
+
+def _map_height(n_rows: int, per_row: int = 26, minimum: int = 320, maximum: int = 900) -> int:
+    return int(min(maximum, max(minimum, 140 + per_row * n_rows)))
+
+
+# ------------------------------------------------------------------------------------------------
+# Attention maps
+
+def attention_heatmap(matrix: np.ndarray, row_tokens: Sequence[str], col_tokens: Sequence[str], *, title: str,
+                      lang: str, value_title: str | None = None, diverging: bool = False,
+                      row_title: str | None = None, col_title: str | None = None) -> go.Figure:
+    """A single labelled [queries, keys] map (weights 0..1, or scores on a diverging scale)."""
+    bound = _finite_bound(matrix)
+    grid = _Grid(1, 1)
+    trace = attention_trace(
+        matrix, unique_labels(row_tokens), unique_labels(col_tokens), lang=lang, value_title=value_title,
+        colorscale=DIVERGING_SCALE if diverging else WEIGHT_SCALE,
+        zmin=-bound if diverging else 0.0, zmax=bound if diverging else 1.0, zmid=0.0 if diverging else None,
+        row_title=row_title, col_title=col_title,
+    )
+    grid.add(0, trace, _x_category(col_title or t("fig.key_axis", lang)),
+             _y_category(row_title or t("fig.query_axis", lang)))
+    return _figure(grid.data, grid.layout, title, _map_height(len(row_tokens)))
+
+
+def heads_grid(weights: np.ndarray, row_tokens: Sequence[str], col_tokens: Sequence[str], *, title: str,
+               lang: str, panel_titles: Sequence[str] | None = None, n_cols: int = 4,
+               value_title: str | None = None, diverging: bool = False,
+               row_title: str | None = None, col_title: str | None = None) -> go.Figure:
+    """[N, Tq, Tk] maps as N subplots of ONE figure with a shared colour scale (one chart, N images).
+
+    Token labels sit on the outer panels only (hover names every cell), so titles never collide.
+    """
+    maps = np.asarray(weights, dtype=np.float32)
+    n = maps.shape[0]
+    n_cols = max(1, min(n_cols, n))
+    n_rows = math.ceil(n / n_cols)
+    per_panel = max(200, min(340, 90 + 18 * maps.shape[1]))
+    height = 80 + per_panel * n_rows + 60
+    titles = list(panel_titles or [t("fig.head_n", lang, head=h) for h in range(n)])
+    grid = _Grid(n_rows, n_cols, h_space=0.02, v_space=min(0.3, 40 / height * n_rows / max(n_rows - 1, 1)),
+                 titles=titles)
+    rows, cols = unique_labels(row_tokens), unique_labels(col_tokens)
+    small = _cell_text(maps.shape[1], maps.shape[2], n_cols)
+    for index in range(n):
+        row, col = divmod(index, n_cols)
+        bottom = row == n_rows - 1 or index + n_cols >= n
+        trace = attention_trace(maps[index], rows, cols, lang=lang, value_title=value_title, coloraxis="coloraxis",
+                                row_title=row_title, col_title=col_title, cell_text=small)
+        grid.add(index, trace,
+                 _x_category(col_title or t("fig.key_axis", lang) if bottom else None, labels=bottom,
+                             matches="x" if index else None),
+                 _y_category(row_title or t("fig.query_axis", lang) if col == 0 else None, labels=col == 0,
+                             matches="y" if index else None))
+    if diverging:
+        bound = _finite_bound(maps)
+        coloraxis = {"colorscale": DIVERGING_SCALE, "cmin": -bound, "cmax": bound, "cmid": 0.0}
+    else:
+        coloraxis = {"colorscale": WEIGHT_SCALE, "cmin": 0.0, "cmax": 1.0}
+    coloraxis["colorbar"] = _colorbar(value_title or t("fig.weight", lang), length=0.8, thickness=14)
+    grid.layout["coloraxis"] = coloraxis
+    for key in grid.layout:
+        if key.startswith(("xaxis", "yaxis")):
+            grid.layout[key]["tickfont"] = {"size": 10}
+    return _figure(grid.data, grid.layout, title, height)
+
+
+def masking_steps(causal: np.ndarray, scores: np.ndarray, masked: np.ndarray, weights: np.ndarray,
+                  row_tokens: Sequence[str], col_tokens: Sequence[str], *, title: str, lang: str) -> go.Figure:
+    """Causal mask -> scores -> masked scores (−∞) -> softmax weights: four panels of one figure."""
+    rows, cols = unique_labels(row_tokens), unique_labels(col_tokens)
+    grid = _Grid(1, 4, h_space=0.06, titles=[t("fig.mask_panel", lang), t("fig.scores_panel", lang),
+                                            t("fig.masked_panel", lang), t("fig.weights_panel", lang)])
+    mask = np.asarray(causal, dtype=bool)
+    mask_trace = {
+        "type": "heatmap", "z": mask.astype(np.float32), "x": cols, "y": rows, "showscale": False,
+        "text": [[t("fig.allowed", lang) if v else t("fig.blocked", lang) for v in row] for row in mask],
+        "colorscale": [[0, "#424242"], [1, "#c8e6c9"]], "zmin": 0, "zmax": 1,
+        "hovertemplate": _hover(t("fig.query", lang), t("fig.key", lang), t("fig.mask", lang), True),
+    }
+    bound = _finite_bound(scores)
+    score_traces = []
+    text = _cell_text(len(rows), len(cols), 4)
+    for index, matrix in ((1, scores), (2, masked)):
+        trace = attention_trace(matrix, rows, cols, lang=lang, value_title=t("fig.score", lang),
+                                colorscale=DIVERGING_SCALE, zmin=-bound, zmax=bound, zmid=0.0, cell_text=text)
+        trace["showscale"] = index == 2
+        trace["colorbar"] = _colorbar(t("fig.score", lang), x=grid.colorbar_x(2))
+        score_traces.append(trace)
+    weight_trace = attention_trace(weights, rows, cols, lang=lang, cell_text=text)
+    weight_trace["colorbar"] = _colorbar(t("fig.weight", lang))
+    for index, trace in enumerate([mask_trace, *score_traces, weight_trace]):
+        grid.add(index, trace, _x_category(t("fig.key_axis", lang), matches="x" if index else None),
+                 _y_category(t("fig.query_axis", lang) if index == 0 else None, labels=index == 0,
+                             matches="y" if index else None))
+    return _figure(grid.data, grid.layout, title, _map_height(len(rows), per_row=22, minimum=360, maximum=700))
+
+
+def scores_to_weights(scores: np.ndarray, weights: np.ndarray, row_tokens: Sequence[str], col_tokens: Sequence[str],
+                      *, title: str, lang: str, masked: np.ndarray | None = None) -> go.Figure:
+    """One head: scores QKᵀ/√d_k (diverging), the masked scores when anything is blocked, softmax weights."""
+    rows, cols = unique_labels(row_tokens), unique_labels(col_tokens)
+    panels = [(t("fig.scores_before", lang), scores, True)]
+    if masked is not None and np.isneginf(np.asarray(masked)).any():
+        panels.append((t("fig.masked_panel", lang), masked, True))
+    panels.append((t("fig.weights_after", lang), weights, False))
+    n = len(panels)
+    grid = _Grid(1, n, h_space=0.1, titles=[p[0] for p in panels])
+    bound = _finite_bound(scores)
+    for index, (_, matrix, diverging) in enumerate(panels):
+        text = _cell_text(len(rows), len(cols), n)
+        if diverging:
+            trace = attention_trace(matrix, rows, cols, lang=lang, value_title=t("fig.score", lang),
+                                    colorscale=DIVERGING_SCALE, zmin=-bound, zmax=bound, zmid=0.0, cell_text=text)
+        else:
+            trace = attention_trace(matrix, rows, cols, lang=lang, cell_text=text)
+        trace["showscale"] = index in (0, n - 1)
+        trace["colorbar"] = _colorbar(t("fig.score", lang) if diverging else t("fig.weight", lang),
+                                      x=grid.colorbar_x(index))
+        grid.add(index, trace, _x_category(t("fig.key_axis", lang), matches="x" if index else None),
+                 _y_category(t("fig.query_axis", lang) if index == 0 else None, labels=index == 0,
+                             matches="y" if index else None))
+    return _figure(grid.data, grid.layout, title, _map_height(len(rows), per_row=24, minimum=360, maximum=760))
+
+
+def compare_heads(maps: Sequence[np.ndarray], panel_titles: Sequence[str], row_tokens: Sequence[str],
+                  col_tokens: Sequence[str], *, title: str, lang: str,
+                  difference_title: str | None = None) -> go.Figure:
+    """2–4 heads side by side (shared 0..1 scale) and, when shapes allow, the difference map A − B."""
+    maps = [np.asarray(m, dtype=np.float32) for m in maps]
+    with_diff = len(maps) >= 2 and maps[0].shape == maps[1].shape
+    n = len(maps) + (1 if with_diff else 0)
+    titles = list(panel_titles) + ([difference_title or t("fig.difference", lang)] if with_diff else [])
+    grid = _Grid(1, n, h_space=min(0.07, 0.3 / n), titles=titles)
+    rows, cols = unique_labels(row_tokens), unique_labels(col_tokens)
+    small = _cell_text(maps[0].shape[0], maps[0].shape[1], n)
+    traces = [attention_trace(m, rows, cols, lang=lang, coloraxis="coloraxis", cell_text=small) for m in maps]
+    if with_diff:
+        diff = (maps[0] - maps[1]).astype(np.float32)
+        bound = float(np.abs(diff).max()) or 1.0
+        traces.append({
+            "type": "heatmap", "z": diff, "x": cols, "y": rows, "colorscale": DIFFERENCE_SCALE, "zmin": -bound,
+            "zmax": bound, "zmid": 0.0, "colorbar": _colorbar("A − B", x=1.12),
+            "hovertemplate": _hover(t("fig.query", lang), t("fig.key", lang), "A − B", False),
+        })
+    for index, trace in enumerate(traces):
+        grid.add(index, trace, _x_category(t("fig.key_axis", lang), matches="x" if index else None),
+                 _y_category(t("fig.query_axis", lang) if index == 0 else None, labels=index == 0,
+                             matches="y" if index else None))
+    grid.layout["coloraxis"] = {"colorscale": WEIGHT_SCALE, "cmin": 0.0, "cmax": 1.0,
+                                "colorbar": _colorbar(t("fig.weight", lang), x=1.01)}
+    return _figure(grid.data, grid.layout, title, _map_height(len(rows), per_row=22, minimum=360, maximum=700))
+
+
+def step_sources(rows: np.ndarray, row_labels: Sequence[str], src_tokens: Sequence[str], *, title: str,
+                 lang: str) -> go.Figure:
+    """[heads, S] cross-attention rows of one decoding step: which source tokens each head read."""
+    grid = _Grid(1, 1)
+    trace = attention_trace(np.asarray(rows, dtype=np.float32), list(row_labels), unique_labels(src_tokens),
+                            lang=lang, row_title=t("fig.head", lang), col_title=t("fig.source_token", lang))
+    grid.add(0, trace, _x_category(t("fig.source_axis", lang)), _y_category(t("fig.layer_head_axis", lang)))
+    return _figure(grid.data, grid.layout, title, _map_height(len(row_labels), per_row=20, minimum=300, maximum=1100))
+
+
+# ------------------------------------------------------------------------------------------------
+# Vectors, positions, probabilities
+
+def vectors_heatmap(panels: Sequence[tuple[str, np.ndarray]], row_tokens: Sequence[str], *, title: str, lang: str,
+                    col_title: str | None = None, value_title: str | None = None, shared_scale: bool = False,
+                    row_title: str | None = None) -> go.Figure:
+    """Per-token vectors ([tokens, dims] each) side by side: rows = tokens, columns = dimensions."""
+    rows = unique_labels(row_tokens)
+    n = len(panels)
+    grid = _Grid(1, n, h_space=0.07, titles=[name for name, _ in panels])
+    arrays = [np.asarray(a, dtype=np.float32) for _, a in panels]
+    common = max((_finite_bound(a) for a in arrays if a.size), default=1.0)
+    value = value_title or t("fig.value", lang)
+    hover = (f"{row_title or t('fig.token', lang)}: %{{y}}<br>{col_title or t('fig.dim', lang)}: %{{x}}"
+             f"<br>{value}: %{{z:.4f}}<extra></extra>")
+    for index, a in enumerate(arrays):
+        bound = common if shared_scale else _finite_bound(a)
+        trace = {
+            "type": "heatmap", "z": a, "x": np.arange(a.shape[1], dtype=np.int32), "y": rows,
+            "colorscale": DIVERGING_SCALE, "zmin": -bound, "zmax": bound, "zmid": 0.0,
+            "showscale": not shared_scale or index == n - 1,
+            "colorbar": _colorbar(value, x=grid.colorbar_x(index) if index < n - 1 else None, thickness=8),
+            "hovertemplate": hover,
+        }
+        grid.add(index, trace, _linear(col_title or t("fig.dim_axis", lang)),
+                 _y_category(row_title or t("fig.token_axis", lang) if index == 0 else None, labels=index == 0,
+                             matches="y" if index else None))
+    return _figure(grid.data, grid.layout, title, _map_height(len(rows), per_row=22, minimum=300, maximum=700),
+                   bgcolor="white")
+
+
+def activation_heatmap(matrix: np.ndarray, row_tokens: Sequence[str], *, title: str, lang: str,
+                       col_title: str | None = None, value_title: str | None = None) -> go.Figure:
+    """One [tokens, features] activation matrix (e.g. FFN hidden units) as a single heatmap."""
+    return vectors_heatmap([("", matrix)], row_tokens, title=title, lang=lang, col_title=col_title,
+                           value_title=value_title)
+
+
+def positional_curves(pos: np.ndarray, dims: Sequence[int], *, title: str, lang: str,
+                      analytic_d_model: int | None = None, max_position: int | None = None) -> go.Figure:
+    """PE values of chosen dimensions against position: the traced points, and (sinusoidal) the formula's curve."""
+    pos = np.asarray(pos, dtype=np.float32)
+    positions = np.arange(pos.shape[0], dtype=np.int32)
+    palette = ["#1a73e8", "#d93025", "#188038", "#f29900", "#9334e6", "#12b5cb", "#e52592", "#5f6368"]
+    data = []
+    for index, dim in enumerate(dims):
+        color = palette[index % len(palette)]
+        label = t("fig.pe_dim", lang, dim=dim, fn="sin" if dim % 2 == 0 else "cos")
+        if analytic_d_model:
+            end = max(max_position or 0, pos.shape[0] - 1)
+            xs = np.linspace(0, end, 400, dtype=np.float64)
+            freq = 10000.0 ** (-(dim - dim % 2) / analytic_d_model)
+            ys = np.sin(xs * freq) if dim % 2 == 0 else np.cos(xs * freq)
+            data.append({"type": "scatter", "x": xs.astype(np.float32), "y": ys.astype(np.float32), "mode": "lines",
+                         "name": label, "line": {"color": color, "width": 1.5}, "legendgroup": str(dim),
+                         "hovertemplate": f"{label}<br>pos %{{x:.2f}}: %{{y:.4f}}<extra></extra>"})
+        data.append({"type": "scatter", "x": positions, "y": pos[:, dim], "mode": "markers", "legendgroup": str(dim),
+                     "name": t("fig.pe_traced", lang, dim=dim), "marker": {"color": color, "size": 8},
+                     "showlegend": not analytic_d_model,
+                     "hovertemplate": f"{t('fig.position', lang)} %{{x}}<br>PE: %{{y:.4f}}<extra></extra>"})
+    y_axis = _linear(t("fig.pe_value", lang), showgrid=True)
+    if analytic_d_model:
+        y_axis["range"] = [-1.15, 1.15]
+    layout = {"xaxis": _linear(t("fig.position_axis", lang), showgrid=True), "yaxis": y_axis,
+              "legend": {"orientation": "h", "y": -0.25}}
+    return _figure(data, layout, title, 380, bgcolor="white")
+
+
+def position_similarity(pos: np.ndarray, *, title: str, lang: str) -> go.Figure:
+    """PE · PEᵀ: dot products between the position vectors (nearby positions are more alike)."""
+    pos = np.asarray(pos, dtype=np.float32)
+    sim = (pos @ pos.T).astype(np.float32)
+    labels = [str(i) for i in range(pos.shape[0])]
+    position = t("fig.position", lang)
+    trace = {"type": "heatmap", "z": sim, "x": labels, "y": labels, "colorscale": SEQUENTIAL_SCALE,
+             "colorbar": _colorbar("PE·PEᵀ"),
+             "hovertemplate": f"{position} i: %{{y}}<br>{position} j: %{{x}}<br>PEᵢ·PEⱼ: %{{z:.3f}}<extra></extra>"}
+    grid = _Grid(1, 1)
+    x_axis = _x_category(t("fig.position_axis", lang) + " j")
+    x_axis["tickangle"] = 0
+    grid.add(0, trace, x_axis, _y_category(t("fig.position_axis", lang) + " i"))
+    return _figure(grid.data, grid.layout, title, _map_height(len(labels), per_row=18, minimum=360, maximum=640))
+
+
+def top_k_bar(tokens: Sequence[str], probs: Sequence[float], chosen: str, *, title: str, lang: str) -> go.Figure:
+    """Horizontal bars of the k most likely next tokens; the chosen (argmax) one highlighted."""
+    labels = unique_labels(tokens)
+    trace = {
+        "type": "bar", "x": np.asarray(probs, dtype=np.float32), "y": labels, "orientation": "h",
+        "marker": {"color": ["#d93025" if tok == chosen else "#8ab4f8" for tok in tokens]},
+        "text": [f"{p:.1%}" for p in probs], "textposition": "auto",
+        "hovertemplate": f"{t('fig.token', lang)}: %{{y}}<br>{t('fig.probability', lang)}: %{{x:.4f}}<extra></extra>",
+    }
+    layout = {"xaxis": _linear(t("fig.probability", lang), range=[0, 1], showgrid=True),
+              "yaxis": _y_category(t("fig.candidate_axis", lang))}
+    return _figure([trace], layout, title, max(280, 60 + 30 * len(labels)), bgcolor="white")
+
+
+# ------------------------------------------------------------------------------------------------
+# Heads overview
+
+def similarity_heatmap(sim: np.ndarray, head_labels: Sequence[str], *, title: str, lang: str) -> go.Figure:
+    """[N, N] head-similarity (1 − Jensen-Shannon divergence) as one heatmap."""
+    labels = list(head_labels)
+    similarity = t("fig.similarity", lang)
+    trace = {"type": "heatmap", "z": np.asarray(sim, dtype=np.float32), "x": labels, "y": labels,
+             "colorscale": SEQUENTIAL_SCALE, "zmin": 0.0, "zmax": 1.0, "colorbar": _colorbar(similarity),
+             "hovertemplate": "%{y} ↔ %{x}<br>" + similarity + ": %{z:.3f}<extra></extra>"}
+    grid = _Grid(1, 1)
+    x_axis, y_axis = _x_category(t("fig.head_axis", lang)), _y_category(t("fig.head_axis", lang))
+    x_axis["tickfont"] = y_axis["tickfont"] = {"size": 9}
+    grid.add(0, trace, x_axis, y_axis)
+    return _figure(grid.data, grid.layout, title, max(420, min(900, 160 + 12 * len(labels))))
+
+
+def _block_average(matrix: np.ndarray, max_side: int) -> np.ndarray:
+    """Average blocks of rows/columns so neither side exceeds max_side (for the overview only)."""
+    out = matrix
+    for axis in (0, 1):
+        n = out.shape[axis]
+        if n > max_side:
+            edges = np.linspace(0, n, max_side + 1).astype(int)
+            out = np.add.reduceat(out, edges[:-1], axis=axis) / np.diff(edges).reshape(
+                (-1, 1) if axis == 0 else (1, -1))
+    return out.astype(np.float32)
+
+
+def tile_heads(maps: np.ndarray, max_side: int = OVERVIEW_MAX_SIDE, gap: int = 1) -> tuple[np.ndarray, int, int]:
+    """[L, H, Tq, Tk] -> one [L·(tq+gap)−gap, H·(tk+gap)−gap] image with NaN gaps; returns (image, tq, tk)."""
+    n_layers, n_heads = maps.shape[:2]
+    tiles = [[_block_average(maps[i, h], max_side) for h in range(n_heads)] for i in range(n_layers)]
+    tq, tk = tiles[0][0].shape
+    image = np.full((n_layers * (tq + gap) - gap, n_heads * (tk + gap) - gap), np.nan, dtype=np.float32)
+    for i in range(n_layers):
+        for h in range(n_heads):
+            image[i * (tq + gap): i * (tq + gap) + tq, h * (tk + gap): h * (tk + gap) + tk] = tiles[i][h]
+    return image, tq, tk
+
+
+def all_heads_overview(stacks: Sequence[tuple[str, np.ndarray]], *, title: str, lang: str,
+                       assumed_width: int = 900) -> go.Figure:
+    """Every layer × every head of each attention kind: ONE figure, one tiled heatmap image per kind.
+
+    Rows of tiles = layers, columns of tiles = heads; inside a tile rows = queries, columns = keys.
+    Each kind's panel gets a height proportional to its image so the tiles stay square.
+    """
+    tiled = []
+    for name, maps in stacks:
+        maps = np.asarray(maps, dtype=np.float32)
+        image, tq, tk = tile_heads(maps)
+        tiled.append((name, maps.shape[0], maps.shape[1], image, tq, tk))
+    panel_px = [min(900.0, max(110.0, image.shape[0] * assumed_width / max(image.shape[1], 1)))
+                for _, _, _, image, _, _ in tiled]
+    gap_px, top_px, bottom_px = 95.0, 70.0, 60.0
+    n = len(tiled)
+    height = int(top_px + bottom_px + sum(panel_px) + gap_px * (n - 1))
+    grid = _Grid(n, 1, v_space=gap_px / (height - top_px - bottom_px) if n > 1 else 0.0, row_weights=panel_px,
+                 titles=[name for name, *_ in tiled])
+    for index, (_, n_layers, n_heads, image, tq, tk) in enumerate(tiled):
+        ys, xs = np.indices(image.shape)
+        customdata = np.stack([ys // (tq + 1), xs // (tk + 1), ys % (tq + 1), xs % (tk + 1)], axis=-1) \
+            .astype(np.int16) if image.size <= HOVER_TEXT_LIMIT else None
+        hover = (f"{t('fig.layer', lang)} %{{customdata[0]}} · {t('fig.head', lang)} %{{customdata[1]}}"
+                 f"<br>{t('fig.query', lang)} #%{{customdata[2]}} → {t('fig.key', lang)} #%{{customdata[3]}}"
+                 f"<br>{t('fig.weight', lang)}: %{{z:.3f}}<extra></extra>") if customdata is not None else \
+            f"{t('fig.weight', lang)}: %{{z:.3f}}<extra></extra>"
+        trace = {"type": "heatmap", "z": image, "coloraxis": "coloraxis", "hovertemplate": hover,
+                 "hoverongaps": False}
+        if customdata is not None:
+            trace["customdata"] = customdata
+        _, x_ref = _axis_name(index, "x")
+        grid.add(index, trace,
+                 _linear(t("fig.head_axis", lang), tickmode="array",
+                         tickvals=[h * (tk + 1) + (tk - 1) / 2 for h in range(n_heads)],
+                         ticktext=[f"H{h}" for h in range(n_heads)]),
+                 _linear(t("fig.layer_axis", lang), tickmode="array",
+                         tickvals=[i * (tq + 1) + (tq - 1) / 2 for i in range(n_layers)],
+                         ticktext=[f"L{i}" for i in range(n_layers)], autorange="reversed",
+                         scaleanchor=x_ref, constrain="domain"))
+    grid.layout["coloraxis"] = {"colorscale": WEIGHT_SCALE, "cmin": 0.0, "cmax": 1.0,
+                                "colorbar": _colorbar(t("fig.weight", lang), length=min(1.0, 500 / height))}
+    return _figure(grid.data, grid.layout, title, height, bgcolor="white")
+
+
+def head_detail(scores: np.ndarray, weights: np.ndarray, q: np.ndarray, k: np.ndarray, v: np.ndarray,
+                tokens: Sequence[str], *, title: str, lang: str, masked: np.ndarray | None = None) -> go.Figure:
+    """One self-attention head in ONE figure: scores (| masked) | weights on top, Q | K | V below.
+
+    One chart instead of two: a head switch redraws a single plotly plot.
+    """
+    labels = unique_labels(tokens)
+    top = [(t("fig.scores_before", lang), scores, "score")]
+    if masked is not None and np.isneginf(np.asarray(masked)).any():
+        top.append((t("fig.masked_panel", lang), masked, "score"))
+    top.append((t("fig.weights_after", lang), weights, "weight"))
+    map_px = max(220.0, min(520.0, 60.0 + 24 * len(labels)))
+    vec_px = max(160.0, min(420.0, 40.0 + 20 * len(labels)))
+    gap_px = 110.0
+    height = int(70 + map_px + gap_px + vec_px + 60)
+    titles = [p[0] for p in top] + [""] * (3 - len(top)) + ["Q", "K", "V"]
+    grid = _Grid(2, 3, h_space=0.1, v_space=gap_px / (height - 130), row_weights=[map_px, vec_px], titles=titles)
+    bound = _finite_bound(scores)
+    for index, (_, matrix, kind) in enumerate(top):
+        text = _cell_text(len(labels), len(labels), 3)
+        if kind == "score":
+            trace = attention_trace(matrix, labels, labels, lang=lang, value_title=t("fig.score", lang),
+                                    colorscale=DIVERGING_SCALE, zmin=-bound, zmax=bound, zmid=0.0, cell_text=text)
+        else:
+            trace = attention_trace(matrix, labels, labels, lang=lang, cell_text=text)
+        trace["showscale"] = index in (0, len(top) - 1)
+        trace["colorbar"] = _colorbar(t("fig.score", lang) if kind == "score" else t("fig.weight", lang),
+                                      x=grid.colorbar_x(index), length=0.35, thickness=10)
+        trace["colorbar"]["y"] = sum(grid.y_domains[0]) / 2
+        grid.add(index, trace, _x_category(t("fig.key_axis", lang), matches="x" if index else None),
+                 _y_category(t("fig.query_axis", lang) if index == 0 else None, labels=index == 0,
+                             matches="y" if index else None))
+    vectors = [np.asarray(a, dtype=np.float32) for a in (q, k, v)]
+    common = max(_finite_bound(a) for a in vectors)
+    value = t("fig.value", lang)
+    hover = (f"{t('fig.token', lang)}: %{{y}}<br>{t('fig.dim', lang)}: %{{x}}<br>{value}: %{{z:.4f}}"
+             "<extra></extra>")
+    for offset, a in enumerate(vectors):
+        index = 3 + offset
+        trace = {"type": "heatmap", "z": a, "x": np.arange(a.shape[1], dtype=np.int32), "y": labels,
+                 "colorscale": DIVERGING_SCALE, "zmin": -common, "zmax": common, "zmid": 0.0,
+                 "showscale": offset == 2, "hovertemplate": hover,
+                 "colorbar": {**_colorbar(value, length=0.3, thickness=10), "y": sum(grid.y_domains[1]) / 2}}
+        grid.add(index, trace, _linear(t("fig.dim_axis", lang)),
+                 _y_category(t("fig.token_axis", lang) if offset == 0 else None, labels=offset == 0,
+                             matches="y4" if offset else None))
+    return _figure(grid.data, grid.layout, title, height, bgcolor=MASKED_COLOR)

@@ -1,0 +1,292 @@
+"""Evaluate a bundled model on a fresh held-out sample: exact match and cross-attention alignment.
+
+    python -m transformer_core evaluate models/ko-en-toy [--json] [--n 500] [--seed 0]
+    python -m transformer_core evaluate models/reverse --json
+    python -m transformer_core evaluate models/ko-en-toy --head-importance --json   (importance.py)
+
+Exact match: the greedy output equals the reference, token for token. Alignment: teacher-forced on
+the reference, the cross-attention row that predicts each target word (its query is the previous
+token) must have its largest weight on the gold source word (see alignment.py); reported per decoder
+layer for the head average, and for every single head. The 2015 attention RNN (rnn.py) has one
+alignment per step (`rnn.attn.weights`): it is scored as one layer with one head
+(`cross_attention_maps`). JSON keys: exact_match, exact_match_by_group,
+alignment_accuracy (best layer, head average), best_layer, best_head {layer, head, accuracy},
+alignment_accuracy_best_head, per_layer, per_head, scored_words, input_row_alignment (diagnostic:
+the same score on the row whose query is the target word itself), failures (up to 20 misses).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from transformer_core.analysis.alignment import alignment_hits, anti_diagonal_gold
+from transformer_core.analysis.heldout import REAL_SENTENCES, Example
+from transformer_core.data import EOS_ID, is_held_out
+from transformer_core.data.ko_en import KoEnGrammar
+from transformer_core.data.reverse import ReverseData
+from transformer_core.inference.batching import pad_batch
+from transformer_core.inference.generation import generate
+from transformer_core.io.loading import LoadedModel, load
+from transformer_core.models.transformer import Transformer
+from transformer_core.tracing.hooks import Patch
+
+# --- samples --------------------------------------------------------------------------------------
+
+def ko_en_examples(tokenizer, n: int, seed: int, core: bool = False) -> list[Example]:
+    """`n` distinct held-out sentence pairs (their Korean text hashes into the evaluation bucket);
+    `core=True` draws them from the compact core grammar (`KoEnGrammar(seed, core=True)`)."""
+    vocab = tokenizer.get_vocab()
+    grammar = KoEnGrammar(seed, core=core)
+    seen: set[str] = set()
+    examples = []
+    while len(examples) < n:
+        pair = grammar.sample()
+        if pair.source_text in seen or not is_held_out(pair.source_text):
+            continue
+        seen.add(pair.source_text)
+        source_ids = [vocab[w] for w in pair.source] + [EOS_ID]
+        examples.append(Example(source_ids, [vocab[w] for w in pair.target], list(pair.alignment), "generated"))
+    return examples
+
+
+def reverse_example(tokenizer, text: str, group: str) -> Example:
+    ids = tokenizer(text)["input_ids"]  # characters + EOS
+    chars = ids[:-1]
+    return Example(ids, chars[::-1], anti_diagonal_gold(len(chars)), group)
+
+
+def reverse_examples_for_eval(tokenizer, n: int, seed: int) -> list[Example]:
+    """`n` held-out generated texts (random / words / sentence styles) plus the hand-written sentences."""
+    data = ReverseData(seed)
+    examples = []
+    seen: set[str] = set()
+    while len(examples) < n:
+        example = data.sample_split(held_out=True)
+        if example.source in seen:
+            continue
+        seen.add(example.source)
+        examples.append(reverse_example(tokenizer, example.source, example.style))
+    examples += [reverse_example(tokenizer, text, "real") for text in REAL_SENTENCES]
+    return examples
+
+
+# --- scoring --------------------------------------------------------------------------------------
+
+def cross_attention_maps(trace) -> list[np.ndarray]:
+    """The alignment matrices of a teacher-forced trace, one [B,H,T,S] array per decoder layer:
+    `decoder.{i}.cross_attn.weights` for a Transformer; for the attention RNN, `rnn.attn.weights`
+    [B,T,S] as one layer with one head ([B,1,T,S]). Row t predicts target token t."""
+    if "rnn.attn.weights" in trace:
+        return [trace["rnn.attn.weights"].float().numpy()[:, None]]  # [B,T,S] -> [B,1,T,S]
+    return [trace[f"decoder.{i}.cross_attn.weights"].float().numpy() for i in range(trace.n_layers("decoder"))]
+
+
+def score(model: Transformer, examples: list[Example], batch_size: int, max_new: int | None = None,
+          patches: Mapping[str, Patch] | None = None) -> dict:
+    """Exact match (overall and by group) and alignment hits per decoder layer and head (under `patches`)."""
+    cfg = model.config
+    # The attention RNN (rnn.py): one alignment per step, scored as one layer with one head.
+    n_layers, n_heads = (cfg.n_decoder_layers, cfg.n_heads) if isinstance(model, Transformer) else (1, 1)
+    head_hits = np.zeros((n_layers, n_heads, 2), dtype=np.int64)  # correct, scored
+    layer_hits = np.zeros((n_layers, 2), dtype=np.int64)
+    # Diagnostic: the row whose query IS target word t (row t + 1) instead of the row that predicts it.
+    input_row_hits = np.zeros((n_layers, n_heads + 1, 2), dtype=np.int64)
+    matches: dict[str, list[bool]] = {}
+    failures: list[dict] = []
+    order = sorted(range(len(examples)), key=lambda i: len(examples[i].source_ids))
+    for start in range(0, len(order), batch_size):
+        batch = [examples[i] for i in order[start:start + batch_size]]
+        src = pad_batch([e.source_ids for e in batch], cfg.pad_token_id)
+        limit = max_new or max(2 * len(e.source_ids) + 10 for e in batch)
+        decoded = generate(model, src, max_new_tokens=limit, patches=patches)  # greedy (KV cache unless patched)
+        outputs = [decoded.tokens(row) for row in range(len(batch))]  # without BOS and EOS
+        for example, output in zip(batch, outputs, strict=True):
+            ok = output == example.target_ids
+            matches.setdefault(example.group, []).append(ok)
+            if not ok and len(failures) < 20:
+                failures.append({"source_ids": example.source_ids, "output_ids": output,
+                                 "target_ids": example.target_ids})
+        tgt = pad_batch([[cfg.bos_token_id, *e.target_ids] for e in batch], cfg.pad_token_id)
+        trace = model.trace(src, tgt, patches=patches)
+        for layer, weights in enumerate(cross_attention_maps(trace)):  # [B,H,T,S]
+            for b, example in enumerate(batch):
+                n_words = len(example.source_ids) - 1  # the appended EOS is not a word
+                rows = len(example.target_ids)
+                for head in range(n_heads):
+                    head_hits[layer, head] += alignment_hits(weights[b, head, :rows], example.gold, n_words)
+                    input_row_hits[layer, head] += alignment_hits(weights[b, head, 1:rows + 1], example.gold, n_words)
+                average = weights[b, :, : rows + 1].mean(axis=0)
+                layer_hits[layer] += alignment_hits(average[:rows], example.gold, n_words)
+                input_row_hits[layer, n_heads] += alignment_hits(average[1:], example.gold, n_words)
+    metrics = summarize(matches, layer_hits, head_hits, failures)
+    rates = np.where(input_row_hits[..., 1] > 0, input_row_hits[..., 0] / np.maximum(input_row_hits[..., 1], 1), 0.0)
+    metrics["input_row_alignment"] = {"per_layer": rates[:, n_heads].tolist(),
+                                      "best_layer": float(rates[:, n_heads].max()),
+                                      "best_head": float(rates[:, :n_heads].max())}
+    return metrics
+
+
+def summarize(matches: dict[str, list[bool]], layer_hits: np.ndarray, head_hits: np.ndarray,
+              failures: list[dict]) -> dict:
+    """Turn hit counts into the metrics dict (keys documented in the module docstring)."""
+    per_layer = [float(c / s) if s else float("nan") for c, s in layer_hits]
+    per_head = [[float(c / s) if s else float("nan") for c, s in layer] for layer in head_hits]
+    best_layer = int(np.nanargmax(per_layer))
+    flat = np.array(per_head)
+    layer, head = np.unravel_index(int(np.nanargmax(flat)), flat.shape)
+    generated = [ok for group, oks in matches.items() if group != "real" for ok in oks]
+    metrics = {
+        "exact_match": float(np.mean(generated)) if generated else float("nan"),
+        "exact_match_by_group": {group: float(np.mean(oks)) for group, oks in sorted(matches.items())},
+        "alignment_accuracy": per_layer[best_layer],
+        "best_layer": best_layer,
+        "best_head": {"layer": int(layer), "head": int(head), "accuracy": float(flat[layer, head])},
+        "alignment_accuracy_best_head": float(flat[layer, head]),
+        "per_layer": per_layer,
+        "per_head": per_head,
+        "scored_words": int(layer_hits[0, 1]),
+        "failures": failures,
+    }
+    return metrics
+
+
+def task_of(loaded: LoadedModel) -> str:
+    """'ko-en' or 'reverse', from config.json's "task" (written by train.py)."""
+    if loaded.directory is not None and (loaded.directory / "config.json").is_file():
+        task = json.loads((loaded.directory / "config.json").read_text(encoding="utf-8")).get("task")
+        if task:
+            return task
+    return "reverse" if loaded.config.src_vocab_size > 10000 else "ko-en"
+
+
+def trained_on_core(loaded: LoadedModel) -> bool:
+    """Was the model trained on the core grammar? (config.json "grammar": "core", written by the lab)."""
+    if loaded.directory is not None and (loaded.directory / "config.json").is_file():
+        return json.loads((loaded.directory / "config.json").read_text(encoding="utf-8")).get("grammar") == "core"
+    return False
+
+
+def evaluate_model(loaded: LoadedModel, task: str | None = None, n: int = 500, seed: int = 0,
+                   batch_size: int = 64, core: bool | None = None) -> dict:
+    """Metrics of `loaded` on `n` fresh held-out examples of its task.
+
+    ko-en: `core` True measures on the core grammar, False on the whole grammar, None: what
+    config.json's "grammar" says ("core" or anything else = the whole grammar)."""
+    task = task or task_of(loaded)
+    if task == "ko-en":
+        core = trained_on_core(loaded) if core is None else core
+        examples = ko_en_examples(loaded.tokenizer, n, seed, core=core)
+    elif task == "reverse":
+        examples = reverse_examples_for_eval(loaded.tokenizer, n, seed)
+    elif task.startswith("letters-"):  # the training lab's copy / reverse / sort of a-z strings
+        from transformer_core.training.recipes import held_out_examples
+
+        examples = [Example(e.source_ids, e.target_ids, e.gold, "generated")
+                    for e in held_out_examples(task.removeprefix("letters-"), loaded.tokenizer, n, seed)]
+    else:
+        raise ValueError(f"unknown task {task!r}")
+    with torch.no_grad():
+        metrics = score(loaded.model, examples, batch_size)
+    tokenizer = loaded.tokenizer
+    metrics["failures"] = [
+        {"source": tokenizer.decode(f["source_ids"], skip_special_tokens=True),
+         "output": tokenizer.decode(f["output_ids"], skip_special_tokens=True),
+         "expected": tokenizer.decode(f["target_ids"], skip_special_tokens=True)} for f in metrics["failures"]
+    ]
+    grammar = {"grammar": "core" if core else "full"} if task == "ko-en" else {}
+    return {"model": loaded.name, "task": task, "n": n, "seed": seed, **grammar, **metrics}
+
+
+def format_report(metrics: dict) -> str:
+    """Plain-text summary for the terminal."""
+    lines = [f"{metrics['model']} ({metrics['task']}): {metrics['n']} held-out examples, seed {metrics['seed']}",
+             f"exact match: {metrics['exact_match']:.1%}"]
+    lines += [f"  {group}: {value:.1%}" for group, value in metrics["exact_match_by_group"].items()]
+    lines.append(f"alignment accuracy, best layer (head average): {metrics['alignment_accuracy']:.1%} "
+                 f"(decoder layer {metrics['best_layer']}, {metrics['scored_words']} scored words)")
+    best = metrics["best_head"]
+    lines.append(f"alignment accuracy, best head: {best['accuracy']:.1%} (layer {best['layer']}, head {best['head']})")
+    for layer, (average, heads) in enumerate(zip(metrics["per_layer"], metrics["per_head"], strict=True)):
+        lines.append(f"  layer {layer}: average {average:.1%}; heads " + " ".join(f"{h:.1%}" for h in heads))
+    shifted = metrics["input_row_alignment"]
+    lines.append(f"diagnostic, scoring the row whose query is the word itself: best layer {shifted['best_layer']:.1%}, "
+                 f"best head {shifted['best_head']:.1%}")
+    for failure in metrics["failures"][:5]:
+        lines.append(f"  miss: {failure['source']!r} -> {failure['output']!r} (expected {failure['expected']!r})")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m transformer_core evaluate", description=__doc__.split("\n")[0])
+    parser.add_argument("model", help="model directory or name (e.g. models/ko-en-toy)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--n", type=int, help="held-out examples to draw (default 500; 200 with --head-importance)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--task", choices=["ko-en", "reverse"], help="default: from config.json")
+    parser.add_argument("--batch-size", type=int, default=64)
+    parser.add_argument("--core", action=argparse.BooleanOptionalAction, default=None,
+                        help="ko-en: measure on the core grammar (default: config.json's \"grammar\")")
+    parser.add_argument("--head-importance", action="store_true",
+                        help="switch off each head (and each layer) alone and measure the drop; writes "
+                             "head_importance.json into the model directory (see importance.py)")
+    parser.add_argument("--method", choices=["zero", "mean", "uniform"], default="zero",
+                        help="how --head-importance switches a head off")
+    parser.add_argument("--max-rows", type=int, default=256, help="batch rows per pass for --head-importance")
+    args = parser.parse_args(argv)
+    loaded = load(Path(args.model) if Path(args.model).is_dir() else args.model)
+    if args.head_importance:
+        return head_importance_main(loaded, args)
+    metrics = evaluate_model(loaded, args.task, args.n or 500, args.seed, args.batch_size, core=args.core)
+    if args.json:
+        print(json.dumps(metrics, ensure_ascii=False))
+    else:
+        print(format_report(metrics))
+    return 0
+
+
+def examples_for(loaded: LoadedModel, task: str, n: int, seed: int, core: bool | None = None) -> list[Example]:
+    """The held-out sample of a task (ko-en: n sentence pairs, core grammar as evaluate_model decides;
+    reverse: n texts + the hand-written ones)."""
+    if task == "ko-en":
+        return ko_en_examples(loaded.tokenizer, n, seed, core=trained_on_core(loaded) if core is None else core)
+    if task == "reverse":
+        return reverse_examples_for_eval(loaded.tokenizer, n, seed)
+    raise ValueError(f"unknown task {task!r}")
+
+
+def head_importance_main(loaded: LoadedModel, args) -> int:
+    """--head-importance: the table, printed and written to <model dir>/head_importance.json."""
+    from transformer_core.analysis.importance import FILE_NAME, format_table, head_importance
+
+    task = args.task or task_of(loaded)
+    n = args.n or 200
+    examples = examples_for(loaded, task, n, args.seed, args.core)
+    last = [-1]
+
+    def progress(done: int, total: int) -> None:
+        percent = 100 * done // total
+        if percent // 10 != last[0]:
+            last[0] = percent // 10
+            print(f"head importance: {percent}% ({done}/{total} experiment x example pairs)", file=sys.stderr)
+
+    result = head_importance(loaded, examples, task, args.method, args.batch_size, args.max_rows, progress)
+    result["seed"] = args.seed
+    if task == "ko-en":
+        result["grammar"] = "core" if (trained_on_core(loaded) if args.core is None else args.core) else "full"
+    if loaded.directory is not None:
+        path = loaded.directory / FILE_NAME
+        path.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"wrote {path}", file=sys.stderr)
+    print(json.dumps(result, ensure_ascii=False) if args.json else format_table(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
