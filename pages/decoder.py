@@ -3,7 +3,7 @@ and after masking (−∞), softmax weights, cross-attention (target × source),
 top-k next-token probabilities, source focus), the sampling distribution or the beam tree, and the KV cache.
 
 The output comes from the core (transformer_core.inference.generation) with the chosen strategy; every picture comes
-from ONE recorded teacher-forced pass over that output (pages/_shared.get_decoded_trace)."""
+from ONE recorded teacher-forced pass over that output (explorer.services.get_decoded_trace)."""
 
 import streamlit as st
 import torch
@@ -12,21 +12,11 @@ from explorer.figures import figures
 from explorer.figures.attention import CROSS, DEC_SELF, HeadRef, array, head_matrix, softmax, stack, step_rows, top_k
 from explorer.figures.generation import BeamNode, beam_tree, kv_cache_view, sampling_bars
 from explorer.figures.tokenization import ids_to_tokens
+from explorer.frame import ensure_frame
 from explorer.i18n import t
-from pages._shared import (
-    chart,
-    current_view,
-    download_matrix,
-    encoder_only_notice,
-    ensure_frame,
-    get_model,
-    index_picker,
-    labels_for,
-    lang,
-    page_header,
-    settings,
-    tr,
-)
+from explorer.services import current_view, get_model
+from explorer.state import labels_for, lang, settings, tr
+from explorer.widgets import chart, download_matrix, encoder_only_notice, index_picker, page_header
 from transformer_core.inference.generation import MAX_BEAM_WIDTH, DecodingSettings, sampling_distributions
 
 ensure_frame()

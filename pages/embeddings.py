@@ -8,8 +8,11 @@ import streamlit as st
 from explorer.figures import figures
 from explorer.figures.attention import array
 from explorer.figures.tables import embedding_norms, scaling_latex
+from explorer.frame import ensure_frame
 from explorer.i18n import t
-from pages._shared import chart, current_view, ensure_frame, lang, page_header, tr
+from explorer.services import current_view
+from explorer.state import lang, tr
+from explorer.widgets import chart, page_header
 
 ensure_frame()
 

@@ -6,8 +6,11 @@ import streamlit as st
 from explorer.figures import figures
 from explorer.figures.attention import ENC_SELF, HeadRef, head_matrix, strongest_key
 from explorer.figures.steps import LayerInfo, encoder_chain
+from explorer.frame import ensure_frame
 from explorer.i18n import t
-from pages._shared import chart, current_view, download_matrix, ensure_frame, index_picker, lang, page_header, tr
+from explorer.services import current_view
+from explorer.state import lang, tr
+from explorer.widgets import chart, download_matrix, index_picker, page_header
 
 ensure_frame()
 

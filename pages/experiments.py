@@ -9,9 +9,11 @@ import streamlit as st
 from explorer.figures import experiments as xfig
 from explorer.figures import figures
 from explorer.figures.attention import CROSS, DEC_SELF, ENC_SELF, HeadRef, head_matrix, tokens_for
+from explorer.frame import ensure_frame
 from explorer.i18n import t
-from pages._shared import chart, current_view, ensure_frame, labels_for, lang, page_header, settings, tr
-from pages._whatif import get_experiment, get_importance
+from explorer.services import current_view, get_experiment, get_importance
+from explorer.state import labels_for, lang, settings, tr
+from explorer.widgets import chart, page_header
 from transformer_core.analysis.interventions import KINDS, METHODS, Head, Intervention, layer_counts
 
 ensure_frame()

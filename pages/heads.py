@@ -19,9 +19,11 @@ from explorer.figures.attention import (
 from explorer.figures.experiments import importance_by_head
 from explorer.figures.head_stats import STAT_FIELDS, drop_and_renormalise, similarity_matrix, stats_table
 from explorer.figures.tokenization import special_tokens
+from explorer.frame import ensure_frame
 from explorer.i18n import t
-from pages._shared import chart, current_view, download_matrix, ensure_frame, lang, page_header, shared_index, tr
-from pages._whatif import get_importance
+from explorer.services import current_view, get_importance
+from explorer.state import lang, shared_index, tr
+from explorer.widgets import chart, download_matrix, page_header
 
 ensure_frame()
 

@@ -5,8 +5,11 @@ sequential steps and measured times, and what changed."""
 import streamlit as st
 
 from explorer.figures import history
+from explorer.frame import ensure_frame
 from explorer.i18n import t
-from pages._shared import View, chart, current_view, ensure_frame, lang, model_task, page_header, tr
+from explorer.services import View, current_view, model_task
+from explorer.state import lang, tr
+from explorer.widgets import chart, page_header
 
 ensure_frame()
 

@@ -5,7 +5,10 @@ import streamlit as st
 from explorer.figures.steps import shape_str
 from explorer.figures.tokenization import tokenize
 from explorer.figures.vocab import marked_text_markdown, unknown_words
-from pages._shared import current_view, ensure_frame, page_header, tr
+from explorer.frame import ensure_frame
+from explorer.services import current_view
+from explorer.state import tr
+from explorer.widgets import page_header
 
 ensure_frame()
 

@@ -19,8 +19,11 @@ from explorer.figures.vocab import (
     known_words,
     search_words,
 )
+from explorer.frame import ensure_frame
 from explorer.i18n import md_escape
-from pages._shared import current_view, ensure_frame, get_tokenizer, labels_for, page_header, tr
+from explorer.services import current_view, get_tokenizer
+from explorer.state import labels_for, tr
+from explorer.widgets import page_header
 
 ensure_frame()
 
