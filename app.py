@@ -11,14 +11,13 @@ import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before transformers is imported anywhere
 
 import streamlit as st
-import torch
 
-from pages._shared import FRAME, render_sidebar, sync_shared_indices, tr
+from explorer.frame import FRAME
+from explorer.services import limit_torch_threads
+from explorer.state import sync_shared_indices, tr
+from explorer.widgets import render_sidebar
 
-# One intra-op thread per forward pass by default: sessions already run in parallel threads, and on a
-# busy CPU torch's spinning worker threads made paper-base's greedy decoding 20x slower here (33 s
-# instead of 1.6 s). Override with TRANSFORMER_EXPLORER_TORCH_THREADS.
-torch.set_num_threads(max(1, int(os.environ.get("TRANSFORMER_EXPLORER_TORCH_THREADS", "1"))))
+limit_torch_threads()  # one torch thread per forward pass (override: TRANSFORMER_EXPLORER_TORCH_THREADS)
 
 st.set_page_config(page_title="Transformer Explorer", page_icon=":material/account_tree:", layout="wide")
 

@@ -39,11 +39,12 @@ SENTENCES = ["고양이가 생선을 먹었다.", "민수가 공원에서 책을
 def redraw_seconds(loaded, sentence: str) -> float:
     """What another page does for a new sentence: one traced pass and the heads figure of one layer."""
     from explorer.figures import figures
-    from explorer.figures.attention import CROSS, stack
+    from explorer.figures.attention import stack
+    from transformer_core.tracing.names import AttentionKind
 
     began = time.perf_counter()
     traced = core.trace_text(loaded, sentence)
-    maps = stack(traced.trace, CROSS)[-1]
+    maps = stack(traced.trace, AttentionKind.CROSS)[-1]
     figures.heads_grid(maps, traced.tgt_tokens, traced.src_tokens, title="", lang="en").to_json()
     return time.perf_counter() - began
 

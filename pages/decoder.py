@@ -3,37 +3,33 @@ and after masking (−∞), softmax weights, cross-attention (target × source),
 top-k next-token probabilities, source focus), the sampling distribution or the beam tree, and the KV cache.
 
 The output comes from the core (transformer_core.inference.generation) with the chosen strategy; every picture comes
-from ONE recorded teacher-forced pass over that output (pages/_shared.get_decoded_trace)."""
+from ONE recorded teacher-forced pass over that output (explorer.services.get_decoded_trace)."""
 
 import streamlit as st
-import torch
 
 from explorer.figures import figures
-from explorer.figures.attention import CROSS, DEC_SELF, HeadRef, array, head_matrix, softmax, stack, step_rows, top_k
-from explorer.figures.generation import BeamNode, beam_tree, kv_cache_view, sampling_bars
-from explorer.figures.tokenization import ids_to_tokens
-from explorer.i18n import t
-from pages._shared import (
-    chart,
-    current_view,
-    download_matrix,
-    encoder_only_notice,
-    ensure_frame,
-    get_model,
-    index_picker,
-    labels_for,
-    lang,
-    page_header,
-    settings,
-    tr,
+from explorer.figures.attention import array, head_matrix, stack, step_rows
+from explorer.figures.generation import (
+    BEAM_TREE_MAX_STEPS,
+    BeamNode,
+    beam_tree,
+    kv_cache_view,
+    next_token_candidates,
+    sampling_bars,
+    sampling_candidates,
 )
-from transformer_core.inference.generation import MAX_BEAM_WIDTH, DecodingSettings, sampling_distributions
+from explorer.figures.tokenization import ids_to_tokens
+from explorer.frame import ensure_frame
+from explorer.i18n import t
+from explorer.services import current_view, get_model, sampling_distribution
+from explorer.state import labels_for, lang, settings, tr
+from explorer.widgets import chart, download_matrix, encoder_only_notice, index_picker, page_header
+from transformer_core.inference.generation import MAX_BEAM_WIDTH, STRATEGIES, DecodingSettings
+from transformer_core.tracing.names import CAUSAL_MASK, LOGITS, AttentionKind, Head
 
 ensure_frame()
 
-STRATEGIES = ("greedy", "sample", "beam")
-BEAM_TREE_MAX_STEPS = 64  # an untrained model's beam runs to max_len: draw the start of the tree
-SAMPLING_CANDIDATES = 12
+DEFAULTS = DecodingSettings()  # the core's defaults seed the widgets
 
 
 def strategy_controls() -> DecodingSettings:
@@ -52,21 +48,21 @@ def strategy_controls() -> DecodingSettings:
         del st.query_params["strategy"]
     if strategy == "sample":
         c1, c2, c3, c4 = st.columns(4)
-        temperature = c1.slider(tr("gen.temperature"), 0.0, 2.0, 1.0, 0.05, key="temperature", bind="query-params",
-                                help=tr("gen.temperature_help"))
+        temperature = c1.slider(tr("gen.temperature"), 0.0, 2.0, DEFAULTS.temperature, 0.05, key="temperature",
+                                bind="query-params", help=tr("gen.temperature_help"))
         top_k_value = c2.number_input(tr("gen.top_k"), 0, 1000, 0, key="top_k", bind="query-params",
                                       help=tr("gen.top_k_help"))
         top_p = c3.slider(tr("gen.top_p"), 0.05, 1.0, 1.0, 0.05, key="top_p", bind="query-params",
                           help=tr("gen.top_p_help"))
-        seed = c4.number_input(tr("gen.seed"), 0, 2**31 - 1, 0, key="seed", bind="query-params",
+        seed = c4.number_input(tr("gen.seed"), 0, 2**31 - 1, DEFAULTS.seed, key="seed", bind="query-params",
                                help=tr("gen.seed_help"))
         return DecodingSettings("sample", temperature=float(temperature), top_k=int(top_k_value) or None,
                                 top_p=float(top_p) if top_p < 1.0 else None, seed=int(seed))
     if strategy == "beam":
         c1, c2 = st.columns(2)
-        width = c1.slider(tr("gen.beam_width"), 1, MAX_BEAM_WIDTH, 4, key="beams", bind="query-params",
-                          help=tr("gen.beam_width_help"))
-        penalty = c2.slider(tr("gen.length_penalty"), 0.0, 2.0, 1.0, 0.1, key="length_penalty",
+        width = c1.slider(tr("gen.beam_width"), 1, MAX_BEAM_WIDTH, DEFAULTS.beam_width, key="beams",
+                          bind="query-params", help=tr("gen.beam_width_help"))
+        penalty = c2.slider(tr("gen.length_penalty"), 0.0, 2.0, DEFAULTS.length_penalty, 0.1, key="length_penalty",
                             bind="query-params", help=tr("gen.length_penalty_help"))
         return DecodingSettings("beam", beam_width=int(width), length_penalty=float(penalty))
     return DecodingSettings()
@@ -87,7 +83,7 @@ def attention_section(view) -> None:
     src, tgt = traced.src_tokens, traced.tgt_tokens
     layer = index_picker("layer", trace.layout.decoder_layers, tr("label.layer"), "dec_layer_picker", prefix="L")
     head_section(view, layer)
-    self_ref, cross_ref = HeadRef(DEC_SELF, layer, 0), HeadRef(CROSS, layer, 0)
+    self_ref, cross_ref = Head(AttentionKind.DECODER_SELF, layer, 0), Head(AttentionKind.CROSS, layer, 0)
     chart(figures.heads_grid(trace.numpy(self_ref.name()), tgt, tgt, title=t("dec.self_heads", code, layer=layer),
                              lang=code), f"decoder_L{layer}_self_heads")
     chart(figures.heads_grid(trace.numpy(cross_ref.name()), tgt, src, title=t("dec.cross_heads", code, layer=layer),
@@ -106,8 +102,8 @@ def head_section(view, layer: int) -> None:
     trace, traced = view.trace, view.traced
     src, tgt = traced.src_tokens, traced.tgt_tokens
     head = index_picker("head", trace.layout.n_heads, tr("label.head"), "dec_head_picker", prefix="H")
-    ref, cross = HeadRef(DEC_SELF, layer, head), HeadRef(CROSS, layer, head)
-    chart(figures.masking_steps(array(trace, "tgt.causal_mask"), head_matrix(trace, ref, "scores"),
+    ref, cross = Head(AttentionKind.DECODER_SELF, layer, head), Head(AttentionKind.CROSS, layer, head)
+    chart(figures.masking_steps(array(trace, CAUSAL_MASK), head_matrix(trace, ref, "scores"),
                                 head_matrix(trace, ref, "masked_scores"), head_matrix(trace, ref), tgt, tgt,
                                 title=t("dec.masked", code, layer=layer, head=head), lang=code),
           f"decoder_L{layer}_H{head}_masking")
@@ -149,14 +145,13 @@ def decoding_section(view, decoding: DecodingSettings) -> None:
     if rest:  # sampling and beam search may choose another token than the argmax
         rest[0].caption(tr("gen.chosen"))
         rest[0].code(chosen or tr("gen.not_generated"), language=None)
-    logits = trace.numpy("logits")[step]
-    probs = softmax(logits)
-    ids, top = top_k(probs, int(k))
+    logits = trace.numpy(LOGITS)[step]
+    ids, top = next_token_candidates(logits, int(k))
     candidates = ids_to_tokens(view.loaded.tokenizer, ids.tolist())
     chart(figures.top_k_bar(candidates, top.tolist(), chosen or predicted[step],
                             title=t("dec.topk_title", code, t=step, k=int(k)),
                             lang=code), f"decoder_step{step}_topk")
-    rows, row_labels = step_rows(stack(trace, CROSS), step)
+    rows, row_labels = step_rows(stack(trace, AttentionKind.CROSS), step)
     chart(figures.step_sources(rows, row_labels, src,
                                title=t("dec.sources_title", code, t=step), lang=code), f"decoder_step{step}_sources")
     if decoding.strategy == "sample":
@@ -170,13 +165,10 @@ def decoding_section(view, decoding: DecodingSettings) -> None:
 def sampling_view(view, decoding: DecodingSettings, logits, step: int, chosen: str) -> None:
     """Probabilities at `step` before and after the temperature and the top-k / top-p cut (core math)."""
     code = lang()
-    # The core's own sampling math, on this step's traced logits.
-    dist = sampling_distributions(torch.from_numpy(logits.copy()), decoding.temperature, decoding.top_k,
-                                  decoding.top_p)
-    raw = dist.raw.numpy()
-    ids, _ = top_k(raw, SAMPLING_CANDIDATES)
+    raw, tempered, cut = sampling_distribution(logits, decoding)  # the core's own sampling math
+    ids = sampling_candidates(raw)
     tokens = ids_to_tokens(view.loaded.tokenizer, ids.tolist())
-    chart(sampling_bars(tokens, raw[ids], dist.tempered.numpy()[ids], dist.cut.numpy()[ids], chosen,
+    chart(sampling_bars(tokens, raw[ids], tempered[ids], cut[ids], chosen,
                         title=t("gen.sampling_title", code, t=step), lang=code, temperature=decoding.temperature,
                         top_k=decoding.top_k, top_p=decoding.top_p), f"decoder_step{step}_sampling")
     st.caption(tr("gen.sampling_caption"))
@@ -216,7 +208,7 @@ def kv_section(view, step: int) -> None:
     head = right.segmented_control(tr("gen.kv_head"), list(range(layout.n_heads)), default=0, key="kv_head",
                                    required=True, format_func=lambda i: f"H{i}") or 0
     layer, head = min(int(layer), layout.decoder_layers - 1), min(int(head), layout.n_heads - 1)
-    ref = HeadRef(DEC_SELF, layer, head)
+    ref = Head(AttentionKind.DECODER_SELF, layer, head)
     k = head_matrix(trace, ref, "k")  # [T, d_k]: row j = position j's key, cached since step j
     v = head_matrix(trace, ref, "v")
     weights = head_matrix(trace, ref)[step]  # [T]: query `step` over every key (0 after `step`: causal)

@@ -8,8 +8,12 @@ import streamlit as st
 from explorer.figures import figures
 from explorer.figures.attention import array
 from explorer.figures.tables import embedding_norms, scaling_latex
+from explorer.frame import ensure_frame
 from explorer.i18n import t
-from pages._shared import chart, current_view, ensure_frame, lang, page_header, tr
+from explorer.services import current_view
+from explorer.state import lang, tr
+from explorer.widgets import chart, page_header
+from transformer_core.tracing.names import side_name
 
 ensure_frame()
 
@@ -26,7 +30,7 @@ def embeddings_section(view) -> None:
     if not traced.has_decoder:
         st.caption(tr("msg.no_target"))
     tokens = traced.src_tokens if side == "src" else traced.tgt_tokens
-    embed, pos, inputs = (array(trace, f"{side}.{name}") for name in ("embed", "pos", "input"))
+    embed, pos, inputs = (array(trace, side_name(side, name)) for name in ("embed", "pos", "input"))
     d_model = cfg.d_model
     scale = math.sqrt(d_model) if cfg.scale_embedding else 1.0
 
@@ -41,8 +45,8 @@ def embeddings_section(view) -> None:
 
     st.subheader(tr("emb.sum"))
     panels = [(tr("emb.panel_embed") if cfg.scale_embedding else "E[id]", embed), (tr("emb.panel_pe"), pos)]
-    if f"{side}.token_type" in trace:
-        panels.append((tr("emb.panel_type"), trace.numpy(f"{side}.token_type")))
+    if side_name(side, "token_type") in trace:
+        panels.append((tr("emb.panel_type"), trace.numpy(side_name(side, "token_type"))))
         st.caption(tr("msg.bert_input"))
     panels.append((tr("emb.panel_input"), inputs))
     chart(figures.vectors_heatmap(panels, tokens, title=tr("emb.sum"), lang=lang_code), f"embedding_sum_{side}")

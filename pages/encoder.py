@@ -4,10 +4,14 @@
 import streamlit as st
 
 from explorer.figures import figures
-from explorer.figures.attention import ENC_SELF, HeadRef, head_matrix, strongest_key
+from explorer.figures.attention import head_matrix, strongest_key
 from explorer.figures.steps import LayerInfo, encoder_chain
+from explorer.frame import ensure_frame
 from explorer.i18n import t
-from pages._shared import chart, current_view, download_matrix, ensure_frame, index_picker, lang, page_header, tr
+from explorer.services import current_view
+from explorer.state import lang, tr
+from explorer.widgets import chart, download_matrix, index_picker, page_header
+from transformer_core.tracing.names import AttentionKind, Head
 
 ensure_frame()
 
@@ -29,7 +33,7 @@ def encoder_section(view) -> None:
     tokens = traced.src_tokens
     layer = index_picker("layer", trace.layout.encoder_layers, tr("label.layer"), "enc_layer_picker", prefix="L")
     head_section(view, layer)
-    ref = HeadRef(ENC_SELF, layer, 0)
+    ref = Head(AttentionKind.ENCODER_SELF, layer, 0)
     chart(figures.heads_grid(trace.numpy(ref.name()), tokens, tokens, title=t("enc.heads", code, layer=layer),
                              lang=code), f"encoder_L{layer}_all_heads")
     st.caption(tr("enc.download_layer", layer=layer))
@@ -50,7 +54,7 @@ def head_section(view, layer: int) -> None:
     trace, cfg, traced = view.trace, view.loaded.config, view.traced
     tokens = traced.src_tokens
     head = index_picker("head", cfg.n_heads, tr("label.head"), "enc_head_picker", prefix="H")
-    ref = HeadRef(ENC_SELF, layer, head)
+    ref = Head(AttentionKind.ENCODER_SELF, layer, head)
     weights = head_matrix(trace, ref)
 
     st.subheader(tr("enc.chain"))

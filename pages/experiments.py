@@ -8,17 +8,18 @@ import streamlit as st
 
 from explorer.figures import experiments as xfig
 from explorer.figures import figures
-from explorer.figures.attention import CROSS, DEC_SELF, ENC_SELF, HeadRef, head_matrix, tokens_for
+from explorer.figures.attention import head_matrix, tokens_for
+from explorer.frame import ensure_frame
 from explorer.i18n import t
-from pages._shared import chart, current_view, ensure_frame, labels_for, lang, page_header, settings, tr
-from pages._whatif import get_experiment, get_importance
-from transformer_core.analysis.interventions import KINDS, METHODS, Head, Intervention, layer_counts
+from explorer.services import current_view, get_experiment, get_importance
+from explorer.state import labels_for, lang, settings, tr
+from explorer.widgets import chart, page_header
+from transformer_core.analysis.interventions import KINDS, METHODS, PE_SIDES, Head, Intervention, layer_counts
+from transformer_core.tracing import names
 
 ensure_frame()
 
 URL_KEYS = ("off", "method", "pe", "causal", "shuffle")
-KIND_REFS = {"enc": ENC_SELF, "dec": DEC_SELF, "cross": CROSS}
-PE_OPTIONS = ("", "src", "tgt", "both")
 GRID_CELL_PX = 32  # one cell of the heads grid: a checkbox or a short label (H0, L1)
 
 
@@ -95,7 +96,8 @@ def controls(view, spec: Intervention, counts: dict[str, int]) -> None:
         columns = st.columns(len(kinds))
         for column, kind in zip(columns, kinds, strict=True):
             with column:
-                st.markdown(f"**{tr('kind.' + KIND_REFS[kind])}**")
+                kind_title = tr("kind." + names.AttentionKind.parse(kind))
+                st.markdown(f"**{kind_title}**")
                 # One row a layer, fixed-width cells that never wrap: the grid keeps its shape on a phone.
                 with st.container(horizontal=True, wrap=False, gap="small"):
                     for label in ["", *(f"H{head}" for head in range(n_heads))]:
@@ -105,14 +107,13 @@ def controls(view, spec: Intervention, counts: dict[str, int]) -> None:
                         st.caption(f"L{layer}", width=GRID_CELL_PX)
                         for head in range(n_heads):
                             # the label names the head for screen readers; the grid's header and row say it on screen
-                            st.checkbox(tr("whatif.head_help", kind=tr("kind." + KIND_REFS[kind]), layer=layer,
-                                           head=head),
+                            st.checkbox(tr("whatif.head_help", kind=kind_title, layer=layer, head=head),
                                         key=head_key(kind, layer, head), label_visibility="collapsed",
                                         width=GRID_CELL_PX)
         st.radio(tr("whatif.method"), METHODS, key="xp_method", horizontal=True,
                  format_func=labels_for("whatif.method_{}"), help=tr("whatif.method_help"))
         left, middle, right = st.columns(3)
-        pe_options = PE_OPTIONS if cfg.has_decoder else ("", "src")
+        pe_options = PE_SIDES if cfg.has_decoder else ("", "src")
         left.radio(tr("whatif.pe"), pe_options, key="xp_pe", horizontal=True,
                    format_func=labels_for("whatif.pe_{}", lambda p: p or "keep"), help=tr("whatif.pe_help"))
         if cfg.has_decoder:
@@ -196,7 +197,7 @@ def attention_section(view, result, spec: Intervention, counts: dict[str, int]) 
     first = spec.off[0] if spec.off else Head(kinds[0], 0, 0)
     a, b, c, d = st.columns([3, 1, 1, 2])  # the kind control holds three long labels
     kind = a.segmented_control(tr("whatif.attn_kind"), kinds, default=first.kind, key="xp_attn_kind", required=True,
-                               format_func=labels_for("kind.{}", KIND_REFS.get)) or first.kind
+                               format_func=labels_for("kind.{}", names.AttentionKind.parse)) or first.kind
     layer = b.selectbox(tr("label.layer"), range(counts[kind]), index=min(first.layer, counts[kind] - 1),
                         key=f"xp_attn_layer_{kind}", format_func=lambda i: f"L{i}")
     head = c.selectbox(tr("label.head"), range(n_heads), index=first.head, key="xp_attn_head",
@@ -205,7 +206,7 @@ def attention_section(view, result, spec: Intervention, counts: dict[str, int]) 
     if result.forced is not None:
         after_on = d.radio(tr("whatif.after_on"), ("forced", "own"), key="xp_after_on", horizontal=True,
                            format_func=labels_for("whatif.after_{}")) or "forced"
-    ref = HeadRef(KIND_REFS[kind], int(layer), int(head))
+    ref = names.Head(kind, int(layer), int(head))
     original = view.traced
     rows_b, cols_b = tokens_for(ref.kind, original.src_tokens, original.tgt_tokens)
     before = head_matrix(original.trace, ref)

@@ -5,23 +5,16 @@ import numpy as np
 import streamlit as st
 
 from explorer.figures import figures
-from explorer.figures.attention import (
-    ENC_SELF,
-    KIND_SHORT,
-    HeadRef,
-    all_heads,
-    head_matrix,
-    kinds_in,
-    special_mask,
-    stack,
-    tokens_for,
-)
+from explorer.figures.attention import all_heads, head_matrix, kinds_in, special_mask, stack, tokens_for
 from explorer.figures.experiments import importance_by_head
 from explorer.figures.head_stats import STAT_FIELDS, drop_and_renormalise, similarity_matrix, stats_table
 from explorer.figures.tokenization import special_tokens
+from explorer.frame import ensure_frame
 from explorer.i18n import t
-from pages._shared import chart, current_view, download_matrix, ensure_frame, lang, page_header, shared_index, tr
-from pages._whatif import get_importance
+from explorer.services import current_view, get_importance
+from explorer.state import lang, shared_index, tr
+from explorer.widgets import chart, download_matrix, page_header
+from transformer_core.tracing.names import AttentionKind, Head
 
 ensure_frame()
 
@@ -42,7 +35,7 @@ def heads_section(view) -> None:
     def kind_label(kind: str) -> str:
         return t(f"kind.{kind}", code)
 
-    def view_of(ref: HeadRef) -> tuple[np.ndarray, list[str], list[str]]:
+    def view_of(ref: Head) -> tuple[np.ndarray, list[str], list[str]]:
         """A head's map and its (row, column) tokens, with special tokens removed when `hide` is on."""
         rows, cols = tokens_for(ref.kind, traced.src_tokens, traced.tgt_tokens)
         matrix = head_matrix(trace, ref)
@@ -60,7 +53,7 @@ def heads_section(view) -> None:
     n_heads = view.loaded.config.n_heads
     n_enc_layers = trace.layout.encoder_layers
     layer, head = shared_index("layer", n_enc_layers), shared_index("head", n_heads)
-    default = [HeadRef(ENC_SELF, layer, head), HeadRef(ENC_SELF, layer, (head + 1) % n_heads)]
+    default = [Head(AttentionKind.ENCODER_SELF, layer, h) for h in (head, (head + 1) % n_heads)]
     chosen = st.multiselect(tr("heads.pick"), heads, default=[d for d in default if d in labels],
                             format_func=labels.get, max_selections=4, key=f"heads_pick_{view.loaded.name}")
 
@@ -72,14 +65,14 @@ def heads_section(view) -> None:
         first_rows, first_cols = maps[0][1], maps[0][2]
         # panels with different shapes cannot share axes: keep those matching the first head, say which were dropped
         shown = [(ref, m) for ref, m in zip(chosen, maps, strict=True) if m[0].shape == maps[0][0].shape]
-        chart(figures.compare_heads([m[0] for _, m in shown], [ref.short for ref, _ in shown], first_rows, first_cols,
+        chart(figures.compare_heads([m[0] for _, m in shown], [ref.label for ref, _ in shown], first_rows, first_cols,
                                     title=t("heads.compare_title", code), lang=code,
-                                    difference_title=f"A − B: {shown[0][0].short} − {shown[1][0].short}"
+                                    difference_title=f"A − B: {shown[0][0].label} − {shown[1][0].label}"
                                     if len(shown) > 1 else None), "heads_compare")
         if len(shown) < len(chosen):
             st.caption(tr("msg.diff_shapes"))
         st.caption(tr("heads.download"))
-        names = [ref.short for ref, _ in shown]
+        names = [ref.label for ref, _ in shown]
         download_matrix(np.stack([m[0] for _, m in shown]), figures.unique_labels(first_rows, escape=False),
                         figures.unique_labels(first_cols, escape=False),
                         "heads_" + "__".join(name.replace(" ", "_") for name in names), key="heads_download",
@@ -93,7 +86,7 @@ def heads_section(view) -> None:
         rows_for_table.append((kind_label(ref.kind), ref.layer, ref.head, matrix, special_mask(cols, specials)))
     columns = {name: tr(f"stat.{name}") for name in ("kind", "layer", "head", *STAT_FIELDS, "importance")}
     drops = importance_by_head(get_importance(view.loaded.directory))  # head_importance.json, if computed
-    importance = [drops.get(f"{KIND_SHORT[ref.kind]}.{ref.layer}.{ref.head}") for ref in heads] if drops else None
+    importance = [drops.get(str(ref)) for ref in heads] if drops else None
     st.dataframe(stats_table(rows_for_table, columns, importance), hide_index=True, key="heads_stats", height=360)
 
     kinds = kinds_in(trace)

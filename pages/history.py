@@ -5,8 +5,11 @@ sequential steps and measured times, and what changed."""
 import streamlit as st
 
 from explorer.figures import history
+from explorer.frame import ensure_frame
 from explorer.i18n import t
-from pages._shared import View, chart, current_view, ensure_frame, lang, model_task, page_header, tr
+from explorer.services import View, additive_attention_v, current_view, model_task, parameter_count
+from explorer.state import lang, tr
+from explorer.widgets import chart, page_header
 
 ensure_frame()
 
@@ -87,14 +90,13 @@ def scores_section(rnn: View, transformer: View) -> None:
                               index=int(alignment[step].argmax()), format_func=lambda j: f"{j}: {src[j]}")
     source = int(source or 0)
     n_layers = transformer.trace.n_layers("decoder")
-    n_heads = int(transformer.trace["decoder.0.cross_attn.weights"].shape[1])
+    n_heads = transformer.trace.layout.n_heads
     pairs = [(layer, head) for layer in range(n_layers) for head in range(n_heads)]
     with pick_h:
         picked = st.selectbox(tr("hist.pick_head"), pairs, index=(n_layers - 1) * n_heads, key="hist_head",
                               format_func=lambda pair: f"L{pair[0]} H{pair[1]}")
     layer, head = picked or pairs[-n_heads]
-    v = rnn.loaded.model.rnn.attn.v.weight.detach().cpu().numpy()  # [1, A]: read, not computed
-    additive = history.additive_score(rnn.trace, v, step, source)
+    additive = history.additive_score(rnn.trace, additive_attention_v(rnn.loaded), step, source)
     tf_rows, tf_src = transformer.traced.predicted_tokens, transformer.traced.src_tokens
     tf_t, tf_j = min(step, len(tf_rows) - 1), min(source, len(tf_src) - 1)
     dot = history.dot_score(transformer.trace, layer, head, tf_t, tf_j)
@@ -121,13 +123,13 @@ def steps_section(rnn: View, transformer: View) -> None:
     runs = [
         history.ModelRun(t("hist.rnn_label", code, name=rnn.loaded.name), rnn.traced.output_text, n_src, n_tgt,
                          counts.rnn_forward, counts.rnn_generate, rnn.traced.forward_seconds,
-                         rnn.traced.decode_seconds, sum(p.numel() for p in rnn.loaded.model.parameters())),
+                         rnn.traced.decode_seconds, parameter_count(rnn.loaded)),
         history.ModelRun(t("hist.transformer_label", code, name=transformer.loaded.name),
                          transformer.traced.output_text,
                          len(transformer.traced.src_tokens), len(transformer.traced.tgt_tokens),
                          counts.transformer_forward, counts.transformer_generate, transformer.traced.forward_seconds,
                          transformer.traced.decode_seconds,
-                         sum(p.numel() for p in transformer.loaded.model.parameters())),
+                         parameter_count(transformer.loaded)),
     ]
     # plain t(): a table cell shows text as it is (tr() escapes for Markdown)
     st.dataframe(history.runs_table(runs, lang=code), hide_index=True, width="stretch")

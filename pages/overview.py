@@ -3,9 +3,12 @@
 import streamlit as st
 
 from explorer.figures.steps import shape_str
-from explorer.figures.tokenization import tokenize
-from explorer.figures.vocab import marked_text_markdown, unknown_words
-from pages._shared import current_view, ensure_frame, page_header, tr
+from explorer.figures.tokenization import from_tokens
+from explorer.figures.vocab import marked_text_markdown, unknown_words_from_pieces
+from explorer.frame import ensure_frame
+from explorer.services import current_view
+from explorer.state import tr
+from explorer.widgets import page_header
 
 ensure_frame()
 
@@ -24,7 +27,9 @@ if view is not None:
         else:
             st.info(tr("msg.no_output_encoder", shape=shape_str(trace["encoder.out"].shape)))
         # The honest notice: words the model cannot see (any <unk> piece) make its output a guess.
-        unknown = unknown_words(tokenize(view.loaded.tokenizer, view.settings.text, max_length=cfg.max_len))
+        # Read from the trace's own source pieces (a vocabulary lookup): the sentence is not tokenized again.
+        unknown = unknown_words_from_pieces(view.settings.text, from_tokens(view.loaded.tokenizer, traced.src_tokens),
+                                            truncated=traced.n_truncated > 0)
         if unknown.n_unknown:
             key = "vocab.unknown_notice" if traced.has_decoder else "vocab.unknown_notice_encoder"
             with st.container(key="unknown_notice"):

@@ -19,8 +19,11 @@ from explorer.figures.vocab import (
     known_words,
     search_words,
 )
+from explorer.frame import ensure_frame
 from explorer.i18n import md_escape
-from pages._shared import current_view, ensure_frame, get_tokenizer, labels_for, page_header, tr
+from explorer.services import current_view, get_tokenizer, model_task
+from explorer.state import labels_for, tr
+from explorer.widgets import page_header
 
 ensure_frame()
 
@@ -63,6 +66,7 @@ page_header("tokens.title", "tokens.intro")
 view = current_view()
 if view is not None:
     text, tokenizer = view.settings.text, view.loaded.tokenizer
+    ko_en = is_ko_en_translator(model_task(view.loaded))
     source = tokenize(tokenizer, text, max_length=view.loaded.config.max_len)
     st.subheader(tr("tokens.source"))
     chips(source)
@@ -72,12 +76,12 @@ if view is not None:
     if view.traced.has_decoder:
         st.subheader(tr("tokens.target"))
         chips(from_tokens(tokenizer, view.traced.tgt_tokens))
-    if is_ko_en_translator(view.loaded.directory) or view.loaded.name == "paper-base":
+    if ko_en or view.loaded.name == "paper-base":
         with st.expander(tr("vocab.why_title")):
             st.markdown(tr("vocab.why_body", **TOKENIZATION_SPECIMENS))
     st.subheader(tr("tokens.table"))
     st.dataframe(tokenization_table(source, labels), hide_index=True, key="token_table")
-    if is_ko_en_translator(view.loaded.directory):
+    if ko_en:
         word_list()
 
     st.subheader(tr("tokens.compare"))

@@ -18,8 +18,10 @@ from pathlib import Path
 import streamlit as st
 
 from explorer.figures import lab as lab_figs
+from explorer.frame import ensure_frame
 from explorer.i18n import t
-from pages._shared import chart, ensure_frame, lang, page_header, settings, tr
+from explorer.state import lang, settings, tr
+from explorer.widgets import chart, page_header
 from transformer_core.io.loading import lab_models_dir
 from transformer_core.training import jobs as lab_jobs
 from transformer_core.training.recipes import (

@@ -349,7 +349,7 @@ def test_english_ui_shows_no_korean_outside_user_text_tokens_and_model_names(mod
     # The example pills are sentences offered as input (user text, in the model's own language), not chrome.
     # So are the Korean specimens the tokens page explains Korean tokenization with.
     from explorer.figures.vocab import TOKENIZATION_SPECIMENS, WORDLIST_SPECIMENS
-    from pages._shared import model_examples
+    from explorer.services import model_examples
 
     examples = [example["text"] for example in model_examples(model)]
     specimens = [*TOKENIZATION_SPECIMENS.values(), *WORDLIST_SPECIMENS.values()]

@@ -84,11 +84,11 @@ def test_cuda_out_of_memory_falls_back_to_cpu_with_a_notice(monkeypatch):
 def test_cuda_offered_but_absent_runs_on_cpu_with_the_notice_in_the_app(monkeypatch):
     """The device list offers "cuda" but torch has no CUDA device: the page draws on the CPU and says why,
     in the UI's language."""
+    from explorer import services
     from explorer.i18n import t
-    from pages import _shared
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
-    monkeypatch.setattr(_shared, "device_options", lambda: ["cpu", "cuda"])
+    monkeypatch.setattr(services, "device_options", lambda: ["cpu", "cuda"])
     text = "고양이가 집에서 잤다."  # a sentence no other test has cached
     for lang, code in (("English", "en"), ("한국어", "ko")):
         at = new_app("ko-en-toy", text, device="cuda", lang=lang)

@@ -32,7 +32,7 @@ IMPORTANCE = load_importance(ROOT / "models" / "ko-en-toy") if "ko-en-toy" in MO
 def sentence_where_it_matters(head: Head) -> tuple[str, str, str]:
     """(sentence, original output, output with `head` off): the default sentence if switching the head off
     changes its translation, else the first held-out sentence of the evaluation sample where it does."""
-    from pages._whatif import MAX_NEW_TOKENS
+    from explorer.services import MAX_NEW_TOKENS
     from transformer_core.analysis.evaluate import ko_en_examples
 
     loaded = core.load("ko-en-toy")

@@ -1,4 +1,4 @@
-"""The shared trace cache's bounds (pages/_shared.py) are finite, are the ones the app's cache uses, and
+"""The shared trace cache's bounds (explorer/services.py) are finite, are the ones the app's cache uses, and
 a full cache plus every bundled model plus the runtime fits one 1.5 GB server (issue 6). No browser:
 this runs wherever the suite runs; tests/test_sessions.py measures the real server under 16 sessions."""
 
@@ -54,8 +54,8 @@ def runtime_baseline_bytes() -> int:
 
 @pytest.mark.slow
 def test_trace_cache_is_bounded_within_the_budget():
+    from explorer import services as shared  # an AttributeError here is a failure, never a skip
     from explorer.cache import BoundedCache
-    from pages import _shared as shared  # an AttributeError here is a failure, never a skip
 
     entries, cache_bytes = int(shared.TRACE_CACHE_ENTRIES), parse_bytes(shared.TRACE_CACHE_BYTES)
     assert 1 <= entries <= 256, entries

@@ -33,7 +33,7 @@ def load(name: str) -> core.LoadedModel:
 
 
 def expected_output(spec: Intervention, model: str = "ko-en-toy", text: str = TEXT) -> str:
-    from pages._whatif import MAX_NEW_TOKENS
+    from explorer.services import MAX_NEW_TOKENS
 
     loaded = load(model)
     original = core.trace_text(loaded, text, max_new_tokens=MAX_NEW_TOKENS)
@@ -56,7 +56,7 @@ def test_an_experiment_in_the_url_runs_and_shows_both_outputs_with_the_changes_h
     spec = Intervention.from_query("off=cross.1.*", n_heads=4)
     at = open_page(off="cross.1.*", lang="English")
     original = load("ko-en-toy")
-    from pages._whatif import MAX_NEW_TOKENS
+    from explorer.services import MAX_NEW_TOKENS
 
     traced = core.trace_text(original, TEXT, max_new_tokens=MAX_NEW_TOKENS)
     plain = traced.output_text
@@ -146,7 +146,7 @@ def test_the_heads_page_statistics_table_has_the_importance_column():
 
 @pytest.mark.parametrize("method", ["mean", "uniform"])
 def test_mean_and_uniform_ablation_from_the_url_match_the_core(method):
-    from pages._whatif import MAX_NEW_TOKENS
+    from explorer.services import MAX_NEW_TOKENS
     from transformer_core.analysis.evaluate import task_of
     from transformer_core.analysis.importance import reference_sources
     from transformer_core.analysis.interventions import reference_means

@@ -13,6 +13,7 @@ import pytest
 from explorer.figures import attention, figures, steps, tables, tokenization
 from tests import parity_checks as checks
 from tests.conftest import TINY_WORDS, build_word_tokenizer
+from transformer_core.tracing.names import ATTENTION_KINDS, AttentionKind, Head
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -324,10 +325,10 @@ def test_encoder_chain_numbers_come_from_the_trace(traced):
 def test_attention_helpers_read_the_trace(traced):
     _, text_trace = traced
     trace = text_trace.trace
-    assert attention.kinds_in(trace) == list(attention.ATTENTION_KINDS)
-    enc = attention.stack(trace, attention.ENC_SELF)
+    assert attention.kinds_in(trace) == list(ATTENTION_KINDS)
+    enc = attention.stack(trace, AttentionKind.ENCODER_SELF)
     assert enc.shape[:2] == (2, 2) and enc.dtype == np.float32
-    ref = attention.HeadRef(attention.CROSS, 1, 0)
+    ref = Head(AttentionKind.CROSS, 1, 0)
     assert ref.name() == "decoder.1.cross_attn.weights"
     cross = attention.head_matrix(trace, ref)
     assert cross.shape == (len(text_trace.tgt_tokens), len(text_trace.src_tokens))

@@ -80,8 +80,8 @@ def test_every_key_used_in_code_exists():
 
 def test_dynamic_keys_exist():
     """Keys built at run time (f"kind.{kind}", f"stat.{name}", f"col.{name}") exist for every value."""
-    from explorer.figures.attention import ATTENTION_KINDS
     from explorer.figures.head_stats import STAT_FIELDS
+    from transformer_core.tracing.names import ATTENTION_KINDS
 
     for kind in ATTENTION_KINDS:
         assert f"kind.{kind}" in STRINGS

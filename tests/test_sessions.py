@@ -148,7 +148,7 @@ def test_sixteen_sessions_at_once_on_one_server():
           f"{sorted(seconds)[N_SESSIONS // 2]:.1f} s); seconds per model {per_model}; server CPU "
           f"{server_cpu:.1f} s (the rest of the wall time is the browser drawing 16 pages on a shared CPU; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
-    shared = importlib.import_module("pages._shared")
+    shared = importlib.import_module("explorer.services")
     cache_bytes = parse_bytes(shared.TRACE_CACHE_BYTES)
     print(f"[sessions] server RSS idle {idle_rss / 1e6:.0f} MB, after {now / 1e6:.0f} MB, "
           f"peak (VmHWM) {peak / 1e6:.0f} MB of {BUDGET / 1e6:.0f} MB; not asserted: these short sentences' "

@@ -9,8 +9,15 @@ from pathlib import Path
 import pytest
 
 import transformer_core as core
-from explorer.figures.tokenization import tokenize
-from explorer.figures.vocab import known_words, load_examples, marked_text_markdown, search_words, unknown_words
+from explorer.figures.tokenization import from_tokens, tokenize
+from explorer.figures.vocab import (
+    known_words,
+    load_examples,
+    marked_text_markdown,
+    search_words,
+    unknown_words,
+    unknown_words_from_pieces,
+)
 from transformer_core.data import build_tokenizer
 from transformer_core.inference.text import encode_text
 from transformer_core.io.loading import load_tokenizer, models_dir
@@ -66,6 +73,36 @@ def test_unknown_words_counts_words_with_an_unk_piece():
     assert report.unknown_words == ["쩝쩝거리며", "꿀꺽했다"]
     known = unknown_words(tokenize(tokenizer, "우리 엄마는 학교에 갔어요."))
     assert known.n_unknown == 0 and known.n_words == 4
+
+
+ODD_INPUTS = ["고양이가 쩝쩝거리며 생선을 꿀꺽했다 ?", "고양이가 🐱 공원에서 xyzzy를 먹었다!",
+              "Hello 世界, café NAÏVE déjà-vu 😀 ok?", "  spaces   and\ttabs 고양이가  ", "?", "ÅngströmΩ ﬁne ｆｕｌｌ",
+              "a b c 가나다 라마 😀😀 끝.",
+              "빠르게 달렸다 ㅋㅋㅋ 퍽!", "zero\u200bwidth 고양이\u0301가"]
+
+
+@pytest.mark.parametrize("name", available_models())
+def test_unknown_words_from_the_traces_pieces_match_the_tokenizers_offsets(name):
+    """The overview reads unknown words from the trace's own pieces (no second tokenization): on odd input
+    (emoji, mixed scripts, accents, ligatures, tabs, zero-width characters, a long text cut to max_len) it finds
+    the same words as the tokenizer's character offsets do."""
+    loaded = core.load(name)
+    tokenizer, max_len = loaded.tokenizer, loaded.config.max_len
+    long_text = " ".join(ODD_INPUTS) * 12
+    checked_unknown = 0
+    for text in [*ODD_INPUTS, long_text]:
+        for limit in (max_len, 12):
+            expected = unknown_words(tokenize(tokenizer, text, max_length=limit))
+            if limit == max_len:  # the pieces a trace holds: what the core encoded
+                ids, n_full = encode_text(loaded, text)
+                pieces, truncated = tokenizer.convert_ids_to_tokens(ids), n_full > len(ids)
+            else:
+                cut = tokenize(tokenizer, text, max_length=limit)
+                pieces, truncated = cut.pieces, cut.n_truncated > 0
+            got = unknown_words_from_pieces(text, from_tokens(tokenizer, pieces), truncated=truncated)
+            assert (got.words, got.unknown) == (expected.words, expected.unknown), (name, limit, text[:40])
+            checked_unknown += expected.n_unknown
+    assert checked_unknown > 0  # the inputs do hold words this model cannot see
 
 
 def test_marked_text_escapes_user_text():

@@ -1,7 +1,8 @@
 """Read attention tensors out of a trace (a transformer_core Trace: name -> tensor, `.numpy(name)`, `.layout`).
 
-What a trace holds (layers, heads, attention kinds, unbatched names) comes from `trace.layout`; the
-kind strings below are the same as transformer_core.tracing.trace's (a test holds them equal).
+What a trace holds (layers, heads, attention kinds, unbatched names) comes from `trace.layout`; kinds, heads
+and every trace name come from transformer_core.tracing.names (AttentionKind, Head, attention_name), the one
+module that spells them (a pure module: no torch is imported by reading names).
 
 Kinds of attention and which token sequence labels their rows (queries) and columns (keys):
     encoder self-attention   rows = source, columns = source
@@ -11,31 +12,13 @@ Kinds of attention and which token sequence labels their rows (queries) and colu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-ENC_SELF, DEC_SELF, CROSS = "encoder.self_attn", "decoder.self_attn", "decoder.cross_attn"
-ATTENTION_KINDS = (ENC_SELF, DEC_SELF, CROSS)
-KIND_SIDES = {ENC_SELF: ("src", "src"), DEC_SELF: ("tgt", "tgt"), CROSS: ("tgt", "src")}
-KIND_SHORT = {ENC_SELF: "enc", DEC_SELF: "dec", CROSS: "cross"}
+from transformer_core.tracing.names import AttentionKind, Head
 
-
-@dataclass(frozen=True, order=True)
-class HeadRef:
-    """One attention head: (kind, layer, head)."""
-
-    kind: str
-    layer: int
-    head: int
-
-    @property
-    def short(self) -> str:
-        return f"{KIND_SHORT[self.kind]} L{self.layer} H{self.head}"
-
-    def name(self, tensor: str = "weights") -> str:
-        stack, attn = self.kind.split(".")
-        return f"{stack}.{self.layer}.{attn}.{tensor}"
+# Aliases (the enum members themselves, not copies) for explorer/figures/lesson.py until it reads
+# AttentionKind directly (issue 19); new code uses AttentionKind.
+ENC_SELF, DEC_SELF, CROSS = AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS
 
 
 def n_layers(trace, stack: str) -> int:
@@ -43,7 +26,7 @@ def n_layers(trace, stack: str) -> int:
     return trace.layout.layers(stack)
 
 
-def kinds_in(trace) -> list[str]:
+def kinds_in(trace) -> list[AttentionKind]:
     """The attention kinds this trace holds (an encoder-only trace has just encoder self-attention)."""
     return list(trace.layout.attention_kinds)
 
@@ -60,14 +43,14 @@ def stack(trace, kind: str, tensor: str = "weights") -> np.ndarray:
     return np.stack([trace.numpy(name) for name in names]).astype(np.float32)
 
 
-def all_heads(trace) -> list[HeadRef]:
+def all_heads(trace) -> list[Head]:
     """Every head of every kind, in a stable order."""
     heads = n_heads(trace)
-    return [HeadRef(k, layer, h) for k in kinds_in(trace)
-            for layer in range(n_layers(trace, k.split(".")[0])) for h in range(heads)]
+    return [Head(k, layer, h) for k in kinds_in(trace) for layer in range(trace.layout.layers(k))
+            for h in range(heads)]
 
 
-def head_matrix(trace, ref: HeadRef, tensor: str = "weights") -> np.ndarray:
+def head_matrix(trace, ref: Head, tensor: str = "weights") -> np.ndarray:
     """One head's [Tq, Tk] matrix (float32)."""
     return trace.numpy(ref.name(tensor))[ref.head].astype(np.float32)
 
@@ -75,7 +58,7 @@ def head_matrix(trace, ref: HeadRef, tensor: str = "weights") -> np.ndarray:
 def tokens_for(kind: str, src_tokens: list[str], tgt_tokens: list[str]) -> tuple[list[str], list[str]]:
     """(row tokens, column tokens) of a kind."""
     sides = {"src": src_tokens, "tgt": tgt_tokens}
-    rows, cols = KIND_SIDES[kind]
+    rows, cols = AttentionKind.parse(kind).sides
     return sides[rows], sides[cols]
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
+from explorer.figures.attention import softmax, top_k
 from explorer.figures.figures import (
     DIVERGING_SCALE,
     _colorbar,
@@ -33,6 +34,19 @@ CHOSEN_COLOR = "#d93025"
 KEPT_COLOR = "#8ab4f8"
 CUT_COLOR = "#dadce0"
 STATUS_COLORS = {"alive": "#1a73e8", "finished": "#188038", "pruned": "#bdc1c6"}
+BEAM_TREE_MAX_STEPS = 64  # an untrained model's beam runs to max_len: draw the start of the tree
+SAMPLING_CANDIDATES = 12  # tokens shown in the sampling bars
+
+
+def next_token_candidates(logits: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """(ids, probabilities) of the k most likely next tokens at one step, from that step's traced logits [V]
+    (softmax in float64, best first)."""
+    return top_k(softmax(logits), k)
+
+
+def sampling_candidates(raw: np.ndarray, k: int = SAMPLING_CANDIDATES) -> np.ndarray:
+    """Ids of the k tokens the sampling bars show: the most likely ones before temperature and cut."""
+    return top_k(np.asarray(raw), k)[0]
 
 
 def sampling_bars(tokens: Sequence[str], raw: Sequence[float], tempered: Sequence[float], cut: Sequence[float],

@@ -18,8 +18,9 @@ import plotly.graph_objects as go
 from explorer.figures.figures import FONT_FAMILY, attention_heatmap, heads_grid
 from explorer.figures.steps import _num, _vec
 from explorer.i18n import t
+from transformer_core.tracing.names import RNN_ATTENTION_WEIGHTS, AttentionKind, Head, attention_name
 
-RNN_WEIGHTS = "rnn.attn.weights"
+RNN_WEIGHTS = RNN_ATTENTION_WEIGHTS
 
 
 def is_rnn_trace(trace) -> bool:
@@ -42,7 +43,7 @@ def telling_step(alignment: np.ndarray) -> int:
 
 def cross_attention(trace, layer: int) -> np.ndarray:
     """The Transformer's cross-attention weights of one decoder layer, every head: [H, T, S]."""
-    return np.asarray(trace.numpy(f"decoder.{layer}.cross_attn.weights"), dtype=np.float32)
+    return np.asarray(trace.numpy(attention_name(AttentionKind.CROSS, layer)), dtype=np.float32)
 
 
 def alignment_figure(matrix: np.ndarray, row_tokens: list[str], col_tokens: list[str], *, title: str,
@@ -110,12 +111,12 @@ class DotScore:
 
 def dot_score(trace, layer: int, head: int, t: int, j: int) -> DotScore:
     """The scaled dot-product score of one cross-attention cell, rebuilt from the traced q and k."""
-    prefix = f"decoder.{layer}.cross_attn"
-    q = np.asarray(trace.numpy(f"{prefix}.q")[head, t], dtype=np.float64)
-    k = np.asarray(trace.numpy(f"{prefix}.k")[head, j], dtype=np.float64)
+    name = Head(AttentionKind.CROSS, layer, head).name
+    q = np.asarray(trace.numpy(name("q"))[head, t], dtype=np.float64)
+    k = np.asarray(trace.numpy(name("k"))[head, j], dtype=np.float64)
     dot = float(q @ k)
-    recorded = float(trace.numpy(f"{prefix}.scores")[head, t, j])
-    weight = float(trace.numpy(f"{prefix}.weights")[head, t, j])
+    recorded = float(trace.numpy(name("scores"))[head, t, j])
+    weight = float(trace.numpy(name("weights"))[head, t, j])
     return DotScore(layer, head, t, j, q, k, dot, dot / math.sqrt(q.size), recorded, weight)
 
 

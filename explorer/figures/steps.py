@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from transformer_core.tracing.names import AttentionKind, Head, layer_name
+
 
 @dataclass(frozen=True)
 class Step:
@@ -66,19 +68,21 @@ def _lines(*parts: str) -> str:
 def attention_steps(trace, stack: str, layer: int, attn: str, head: int, query: int, key: int,
                     info: LayerInfo) -> list[Step]:
     """X -> Q,K,V -> split heads -> QKᵀ/√d_k -> mask -> softmax -> ·V -> concat -> W_O, for one head."""
-    p = f"{stack}.{layer}.{attn}"
+    kind = next(k for k in AttentionKind if (k.stack, k.attention) == (stack, attn))
+    p = Head(kind, layer, head).name  # tensor -> this attention's trace name
     h, i, j = head, query, key
     d_k = info.d_model // info.n_heads
-    q, k = trace[f"{p}.q"], trace[f"{p}.k"]
+    q, k = trace[p("q")], trace[p("k")]
     b, n_heads, tq, _ = q.shape
     tk = k.shape[2]
-    qh, kh = trace.numpy(f"{p}.q")[h], trace.numpy(f"{p}.k")[h]
-    scores = trace.numpy(f"{p}.scores")[h]
-    masked = trace.numpy(f"{p}.masked_scores")[h]
-    weights = trace.numpy(f"{p}.weights")[h]
-    context = trace.numpy(f"{p}.context")[h]
-    out = trace.numpy(f"{p}.out")
-    x_in = trace.numpy(f"{stack}.{layer}.in") if attn == "self_attn" else None
+    qh, kh = trace.numpy(p("q"))[h], trace.numpy(p("k"))[h]
+    scores = trace.numpy(p("scores"))[h]
+    masked = trace.numpy(p("masked_scores"))[h]
+    weights = trace.numpy(p("weights"))[h]
+    context = trace.numpy(p("context"))[h]
+    out = trace.numpy(p("out"))
+    x_name = layer_name(stack, layer, "in")
+    x_in = trace.numpy(x_name) if attn == "self_attn" else None
     dot = float(np.dot(qh[i].astype(np.float64), kh[j].astype(np.float64)))
     row = masked[i].astype(np.float64)
     finite = np.isfinite(row)
@@ -91,50 +95,57 @@ def attention_steps(trace, stack: str, layer: int, attn: str, head: int, query: 
                           _lines(rf"X \in \mathbb{{R}}^{{{tq}\times {info.d_model}}}",
                                  rf"x_{{{i}}} = {_vec(x_in[i])},\quad \lVert x_{{{i}}}\rVert = "
                                  rf"{_num(float(np.linalg.norm(x_in[i])))}"),
-                          (f"{stack}.{layer}.in",)))
+                          (x_name,)))
     steps += [
         Step("step.qkv", shape_str((b, tq, info.d_model)),
              _lines(rf"Q = XW^Q,\; K = {kv_source}\,W^K,\; V = {kv_source}\,W^V",
                     rf"W^{{Q}}, W^{{K}}, W^{{V}} \in \mathbb{{R}}^{{{info.d_model}\times {info.d_model}}}"),
-             (f"{p}.q", f"{p}.k", f"{p}.v")),
+             (p("q"), p("k"), p("v"))),
         Step("step.split", shape_str(q.shape),
              _lines(rf"{shape_str((b, tq, info.d_model))} \to {shape_str((b, tq, n_heads, d_k))} \to "
                     rf"{shape_str(q.shape)},\quad d_{{model}} = h \cdot d_k:\ {info.d_model} = {n_heads}\times {d_k}",
                     rf"q^{{({h})}}_{{{i}}} = {_vec(qh[i])},\quad k^{{({h})}}_{{{j}}} = {_vec(kh[j])}"),
-             (f"{p}.q", f"{p}.k")),
-        Step("step.scores", shape_str(trace[f"{p}.scores"].shape),
+             (p("q"), p("k"))),
+        Step("step.scores", shape_str(trace[p("scores")].shape),
              rf"s_{{{i}{j}}} = \frac{{q_{{{i}}}\cdot k_{{{j}}}}}{{\sqrt{{d_k}}}}"
              rf" = \frac{{{_num(dot)}}}{{\sqrt{{{d_k}}}}}"
              rf" = \frac{{{_num(dot)}}}{{{_num(math.sqrt(d_k))}}} = {_num(float(scores[i, j]))}",
-             (f"{p}.scores",)),
-        Step("step.mask", shape_str(trace[f"{p}.masked_scores"].shape),
+             (p("scores"),)),
+        Step("step.mask", shape_str(trace[p("masked_scores")].shape),
              rf"\tilde s_{{ij}} = \begin{{cases}} s_{{ij}} & \text{{allowed}} \\ -\infty & \text{{blocked}}"
              rf"\end{{cases}}\qquad \tilde s_{{{i}{j}}} = {_num(float(masked[i, j]))},\quad "
              rf"{n_blocked}\ /\ {tq * tk}\ \text{{blocked}}",
-             (f"{p}.masked_scores",)),
-        Step("step.softmax", shape_str(trace[f"{p}.weights"].shape),
+             (p("masked_scores"),)),
+        Step("step.softmax", shape_str(trace[p("weights")].shape),
              rf"a_{{{i}{j}}} = \frac{{e^{{\tilde s_{{{i}{j}}}}}}}{{\sum_{{m}} e^{{\tilde s_{{{i}m}}}}}}"
              rf" = \frac{{e^{{{_num(float(masked[i, j]))}}}}}{{{_num(denominator)}}} = {_num(float(weights[i, j]))},"
              rf"\quad \sum_m a_{{{i}m}} = {_num(float(weights[i].sum()))}",
-             (f"{p}.weights",)),
-        Step("step.context", shape_str(trace[f"{p}.context"].shape),
+             (p("weights"),)),
+        Step("step.context", shape_str(trace[p("context")].shape),
              rf"c^{{({h})}}_{{{i}}} = \sum_{{m}} a_{{{i}m}}\, v_m = {_vec(context[i])}",
-             (f"{p}.context",)),
+             (p("context"),)),
         Step("step.concat", shape_str((b, tq, info.d_model)),
              rf"\text{{Concat}}(c^{{(0)}}_{{{i}}},\dots,c^{{({n_heads - 1})}}_{{{i}}}):\ {n_heads}\times {d_k} = "
              rf"{info.d_model}\quad {shape_str(q.shape)} \to {shape_str((b, tq, info.d_model))}",
-             (f"{p}.context",)),
-        Step("step.wo", shape_str(trace[f"{p}.out"].shape),
+             (p("context"),)),
+        Step("step.wo", shape_str(trace[p("out")].shape),
              _lines(rf"o_{{{i}}} = \text{{Concat}}(\dots)_{{{i}}}\,W^O = {_vec(out[i])}",
                     rf"W^O \in \mathbb{{R}}^{{{info.d_model}\times {info.d_model}}}"),
-             (f"{p}.out",)),
+             (p("out"),)),
     ]
     return steps
 
 
-def _norm_step(trace, prefix: str, sub: int, inner: str, i: int, info: LayerInfo, key: str) -> Step:
-    add = trace.numpy(f"{prefix}.add{sub}")[i].astype(np.float64)
-    norm = trace.numpy(f"{prefix}.norm{sub}")[i]
+def _in_layer(prefix: str) -> tuple[str, int]:
+    """'encoder.1' -> ('encoder', 1): the layer a step reads (callers pass the layer's trace prefix)."""
+    stack, layer = prefix.split(".")
+    return stack, int(layer)
+
+
+def _norm_step(trace, stack: str, layer: int, sub: int, inner: str, i: int, info: LayerInfo, key: str) -> Step:
+    add_name, norm_name = layer_name(stack, layer, f"add{sub}"), layer_name(stack, layer, f"norm{sub}")
+    add = trace.numpy(add_name)[i].astype(np.float64)
+    norm = trace.numpy(norm_name)[i]
     mu, sigma = float(add.mean()), float(add.std())
     if info.norm_first:
         latex = _lines(rf"\text{{pre-LN}}:\ x' = x + {inner}(\text{{LayerNorm}}(x))", rf"x'_{{{i}}} = {_vec(add)}")
@@ -143,27 +154,32 @@ def _norm_step(trace, prefix: str, sub: int, inner: str, i: int, info: LayerInfo
                        rf"\sigma_{{{i}}} = {_num(sigma)}",
                        rf"\frac{{(x+{inner}(x))_{{{i}}} - \mu_{{{i}}}}}{{\sigma_{{{i}}}}}\,\gamma + \beta = "
                        rf"{_vec(norm)}")
-    return Step(key, shape_str(trace[f"{prefix}.add{sub}"].shape), latex, (f"{prefix}.add{sub}", f"{prefix}.norm{sub}"))
+    return Step(key, shape_str(trace[add_name].shape), latex, (add_name, norm_name))
 
 
 def encoder_chain(trace, layer: int, head: int, query: int, key: int, info: LayerInfo) -> list[Step]:
     """The whole encoder layer for query position `query`, head `head` and key position `key`."""
-    prefix = f"encoder.{layer}"
     steps = attention_steps(trace, "encoder", layer, "self_attn", head, query, key, info)
-    steps.append(_norm_step(trace, prefix, 1, r"\text{MHA}", query, info, "step.addnorm1"))
-    steps.append(ffn_step(trace, prefix, query, info))
-    steps.append(_norm_step(trace, prefix, 2, r"\text{FFN}", query, info, "step.addnorm2"))
+    steps.append(_norm_step(trace, "encoder", layer, 1, r"\text{MHA}", query, info, "step.addnorm1"))
+    steps.append(_ffn_step(trace, "encoder", layer, query, info))
+    steps.append(_norm_step(trace, "encoder", layer, 2, r"\text{FFN}", query, info, "step.addnorm2"))
     return steps
 
 
 def ffn_step(trace, prefix: str, i: int, info: LayerInfo) -> Step:
-    hidden = trace.numpy(f"{prefix}.ffn.hidden")[i]
-    out = trace.numpy(f"{prefix}.ffn.out")[i]
+    """The FFN step of the layer whose trace prefix is `prefix` ('encoder.1')."""
+    return _ffn_step(trace, *_in_layer(prefix), i, info)
+
+
+def _ffn_step(trace, stack: str, layer: int, i: int, info: LayerInfo) -> Step:
+    hidden_name, out_name = layer_name(stack, layer, "ffn.hidden"), layer_name(stack, layer, "ffn.out")
+    hidden = trace.numpy(hidden_name)[i]
+    out = trace.numpy(out_name)[i]
     n_zero = int((hidden == 0).sum())
     act = r"\max(0,\ \cdot\ )" if info.activation == "relu" else r"\text{GELU}"
     zero_note = rf"{n_zero}\ /\ {hidden.size}\ \text{{hidden units}} = 0" if info.activation == "relu" else ""
-    return Step("step.ffn", shape_str(trace[f"{prefix}.ffn.hidden"].shape),
+    return Step("step.ffn", shape_str(trace[hidden_name].shape),
                 _lines(rf"\text{{FFN}}(x) = {act}(xW_1 + b_1)\,W_2 + b_2,\quad "
                        rf"W_1 \in \mathbb{{R}}^{{{info.d_model}\times {info.d_ff}}}",
                        zero_note, rf"\text{{FFN}}(x)_{{{i}}} = {_vec(out)}"),
-                (f"{prefix}.ffn.hidden", f"{prefix}.ffn.out"))
+                (hidden_name, out_name))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from explorer.figures.tokenization import Tokenization
+from explorer.figures.tokenization import Tokenization, _word_spans
 from explorer.i18n import md_escape
 
 # Korean specimens the tokens page's explanation shows in both languages (what the page teaches is Korean).
@@ -59,6 +59,122 @@ def unknown_words(tok: Tokenization) -> UnknownWords:
             unknown[word] = True
     kept = [i for i, word in enumerate(tok.words) if not _is_punctuation(word)]
     return UnknownWords([tok.words[i] for i in kept], [unknown[i] for i in kept])
+
+
+FOLDINGS = ("as-is", "lower", "fold")  # tried in turn: tokenizers that keep text, lowercase it, or strip accents
+
+
+def _folded(text: str, folding: str = "fold") -> tuple[str, list[int]]:
+    """`text` as a tokenizer's normaliser may leave it — 'as-is', 'lower'cased, or 'fold'ed like BERT's
+    (lowercase, NFD, no combining marks or control characters) — and, per character, its index in `text`."""
+    chars, where = [], []
+    for index, char in enumerate(text):
+        parts = char if folding == "as-is" else char.lower() if folding == "lower" else \
+            unicodedata.normalize("NFD", char.lower())
+        for part in parts:
+            if folding == "fold" and (unicodedata.combining(part)
+                                      or (unicodedata.category(part) in ("Cc", "Cf") and not part.isspace())):
+                continue
+            chars.append(part)
+            where.append(index)
+    return "".join(chars), where
+
+
+def _piece_text(piece: str) -> str:
+    """The text a piece stands for, without WordPiece's '##' or a SentencePiece / byte-BPE word marker."""
+    return piece.removeprefix("##").replace("▁", "").replace("Ġ", "").strip()
+
+
+MAX_ALIGN_STEPS = 200_000  # a search this long means the pieces do not fit the text: give up (no words marked)
+
+
+def _align_unknown(folded: str, tok: Tokenization, truncated: bool, folding: str) -> list[tuple[int, int]] | None:
+    """The folded-text span of every <unk> piece: known pieces match their text exactly ('##' ones right
+    after the previous piece, others after any whitespace); an <unk> covers a run of non-space characters
+    (shortest first), or one whitespace character if the tokenizer keeps spaces as pieces (a character
+    vocabulary); the pieces cover the whole text unless it was cut (`truncated`). A depth-first search
+    that branches only at <unk> pieces; None when nothing fits within MAX_ALIGN_STEPS."""
+    pieces = [("special", "") if special and not unk else ("unk", "") if unk else ("space", piece) if piece.isspace()
+              else ("cont" if piece.startswith("##") else "known", _folded(_piece_text(piece), folding)[0])
+              for piece, special, unk in zip(tok.pieces, tok.is_special, tok.is_unk, strict=True)]
+    keeps_space = any(kind == "space" for kind, _ in pieces)
+
+    def skip_space(pos: int) -> int:
+        while pos < len(folded) and folded[pos].isspace():
+            pos += 1
+        return pos
+
+    def advance(i: int, pos: int) -> tuple[int, int] | None:
+        """Follow the pieces that have one way to match, up to the next <unk> (or the end); None on a mismatch."""
+        while i < len(pieces):
+            kind, text = pieces[i]
+            if kind == "unk":
+                return i, pos
+            if kind == "space" and folded.startswith(text, pos):  # a character vocabulary's space piece
+                pos += len(text)
+            elif kind == "cont" or (kind == "known" and text):
+                start = pos if kind == "cont" else skip_space(pos)
+                if not folded.startswith(text, start):
+                    return None
+                pos = start + len(text)
+            i += 1
+        return i, pos
+
+    def options(pos: int) -> list[tuple[int, int]]:
+        found = [(pos, pos + 1)] if keeps_space and pos < len(folded) and folded[pos].isspace() else []
+        start = end = skip_space(pos)
+        while end < len(folded) and not folded[end].isspace():
+            end += 1
+            found.append((start, end))
+        return found
+
+    stack: list[tuple[int, int, list[tuple[int, int]], int]] = []  # (unk index, position, options, option tried)
+    failed: set[tuple[int, int]] = set()
+    state = advance(0, 0)
+    for _ in range(MAX_ALIGN_STEPS):
+        if state is not None and state[0] == len(pieces):
+            if truncated or skip_space(state[1]) == len(folded):
+                return [frame[2][frame[3]] for frame in stack]
+            state = None
+        if state is not None and state not in failed:
+            choices = options(state[1])
+            if choices:
+                stack.append((state[0], state[1], choices, 0))
+                state = advance(state[0] + 1, choices[0][1])
+                continue
+            failed.add(state)
+        while stack:  # backtrack to the last <unk> with an untried option
+            i, pos, choices, tried = stack.pop()
+            if tried + 1 < len(choices):
+                stack.append((i, pos, choices, tried + 1))
+                state = advance(i + 1, choices[tried + 1][1])
+                break
+            failed.add((i, pos))
+        else:
+            return None
+    return None
+
+
+def unknown_words_from_pieces(text: str, tok: Tokenization, truncated: bool = False) -> UnknownWords:
+    """`unknown_words` for pieces the model already has (a trace's source tokens, through
+    `tokenization.from_tokens`), without tokenizing `text` again: the pieces are aligned with the text
+    (see _align_unknown; `truncated`: they cover only its start) and a word is unknown if an <unk> piece
+    lies in it. A word made only of punctuation is not counted, as in unknown_words."""
+    spans = _word_spans(text)
+    unknown = [False] * len(spans)
+    for folding in FOLDINGS if any(tok.is_unk) else ():
+        folded, where = _folded(text, folding)
+        found = _align_unknown(folded, tok, truncated, folding)
+        if found is None:
+            continue
+        for start, end in found:
+            first, last = where[start], where[end - 1]
+            for w, (w_start, w_end) in enumerate(spans):
+                if w_start <= last and w_end > first:
+                    unknown[w] = True
+        break
+    kept = [i for i, (start, end) in enumerate(spans) if not _is_punctuation(text[start:end])]
+    return UnknownWords([text[spans[i][0]:spans[i][1]] for i in kept], [unknown[i] for i in kept])
 
 
 def marked_text_markdown(report: UnknownWords, colour: str = "orange") -> str:
@@ -148,12 +264,6 @@ def search_words(table: pd.DataFrame, query: str, category: str | None = None) -
     return rows.reset_index(drop=True)
 
 
-def is_ko_en_translator(directory: Path | None) -> bool:
-    """Was the model trained on the ko-en grammar (config.json "task": "ko-en" or "lab-ko-en")?"""
-    if directory is None or not (Path(directory) / "config.json").is_file():
-        return False
-    try:
-        task = json.loads((Path(directory) / "config.json").read_text(encoding="utf-8")).get("task")
-    except (OSError, ValueError, AttributeError):
-        return False
+def is_ko_en_translator(task: str) -> bool:
+    """Was the model trained on the ko-en grammar (its task, config.json's "task": "ko-en" or "lab-ko-en")?"""
     return task in ("ko-en", "lab-ko-en")

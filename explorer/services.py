@@ -1,0 +1,268 @@
+"""The app's services: the models, the traces and the experiments, cached once per server for every
+session, and the few facts about a model that the pages need (its task, its examples).
+
+This is the one app module that holds models: pages never touch torch, weights or the tokenizer's
+model side; they ask here and get a Trace (read-only) or numpy arrays back.
+  models       st.cache_resource: one per (name, device), shared, never mutated
+  traces       ONE bounded cache (entries and bytes) for every session, see trace_cache()
+  experiments  a second bounded cache for /experiments' patched runs, and the mean-ablation means
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+import torch
+
+import transformer_core as core
+from explorer.cache import BoundedCache
+from explorer.figures.vocab import load_examples
+from explorer.state import Settings, settings, tr
+from transformer_core.analysis.evaluate import task_of
+from transformer_core.analysis.importance import load_importance, reference_sources
+from transformer_core.analysis.interventions import ExperimentResult, Intervention, reference_means, run_experiment
+from transformer_core.inference.devices import available_devices, run_with_cpu_fallback
+from transformer_core.inference.generation import DecodingSettings, sampling_distributions
+
+TRACE_CACHE_ENTRIES = 32
+# Tensor bytes held by the shared trace cache. A ko-en-toy trace is ~1 MB, a 512-token paper-base
+# trace ~275 MB: at most two of those stay, and models + cache fit a 1.5 GB server.
+TRACE_CACHE_BYTES = 512 * 2**20
+# Patched decoding recomputes the whole prefix at every step (no KV cache: a patch may depend on the
+# whole prefix, see generation.py), so it keeps a cap; unpatched outputs run to the model's max_len.
+MAX_NEW_TOKENS = 48
+EXPERIMENT_CACHE_ENTRIES = 32
+EXPERIMENT_CACHE_BYTES = 256 * 2**20
+
+
+def limit_torch_threads() -> None:
+    """One intra-op thread per forward pass by default: sessions already run in parallel threads, and on a
+    busy CPU torch's spinning worker threads made paper-base's greedy decoding 20x slower here (33 s
+    instead of 1.6 s). Override with TRANSFORMER_EXPLORER_TORCH_THREADS."""
+    torch.set_num_threads(max(1, int(os.environ.get("TRANSFORMER_EXPLORER_TORCH_THREADS", "1"))))
+
+
+# ------------------------------------------------------------------------------------------------
+# Cached model and trace: one model per (name, device) for everybody, one trace per (model, text, device).
+
+@st.cache_resource(max_entries=6, show_spinner=False)
+def get_model(name: str, device: str) -> core.LoadedModel:
+    """The loaded model (shared, never mutated). Raises ModelUnavailableError."""
+    return core.load(name, device=device)
+
+
+@dataclass(frozen=True)
+class DeviceTrace:
+    """A cached trace, the device it really ran on, and why that differs from the choice (or '')."""
+
+    traced: core.TextTrace
+    device: str
+    notice: str
+
+
+@st.cache_resource(show_spinner=False)
+def trace_cache() -> BoundedCache[DeviceTrace]:
+    """ONE copy of each trace for every session, bounded in entries and bytes.
+
+    Not st.cache_data: that pickles the value and unpickles a private copy on every read, i.e. on
+    every widget click (measured: 0.55 s and +275 MB per rerun for a 512-token paper-base trace).
+    Traces are read-only (Trace.numpy gives read-only arrays), so sharing one copy is safe.
+    """
+    return BoundedCache(TRACE_CACHE_ENTRIES, TRACE_CACHE_BYTES, size_of=lambda item: item.traced.trace.nbytes)
+
+
+def get_trace(name: str, text: str, device: str) -> DeviceTrace:
+    """One recorded forward pass per (model, sentence, device), kept on the CPU for the figures.
+
+    The output is greedy, up to the model's length limit (the KV cache makes long outputs cheap).
+    CUDA chosen but absent, or out of memory: runs on the CPU and says so in `notice`.
+    """
+    return get_decoded_trace(name, text, device, DecodingSettings())
+
+
+def get_decoded_trace(name: str, text: str, device: str, decoding: DecodingSettings) -> DeviceTrace:
+    """Like get_trace, for any decoding strategy: the core generates with `decoding`, then ONE recorded
+    teacher-forced pass runs over that output. Same shared cache, keyed by the strategy's settings
+    (greedy shares get_trace's entry)."""
+
+    bar = st.empty()  # generation can run to input length + 50 steps (untrained paper-base): show how far
+
+    def progress(step: int, limit: int) -> None:
+        if step == 1 or step % 16 == 0:
+            bar.progress(step / max(limit, 1), text=tr("gen.progress", step=step, limit=limit))
+
+    def trace_on(target: str) -> core.TextTrace:
+        traced = core.trace_text(get_model(name, target), text, decoding=decoding, progress=progress)
+        return replace(traced, trace=traced.trace.to("cpu"))
+
+    def compute() -> DeviceTrace:
+        traced, used, notice = run_with_cpu_fallback(trace_on, device)
+        return DeviceTrace(traced, used, notice)
+
+    key = (name, text, device) if decoding == DecodingSettings() else (name, text, device, decoding)
+    try:
+        return trace_cache().get_or_compute(key, compute)
+    finally:
+        bar.empty()
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def get_tokenizer(name: str):
+    """A model's tokenizer only (models/NAME/tokenizer.json), or the whole model's for a built-in."""
+    directory = core.io.loading.models_dir() / name
+    if (directory / "tokenizer.json").is_file():
+        return core.io.loading.load_tokenizer(directory)
+    return get_model(name, "cpu").tokenizer
+
+
+def device_options() -> list[str]:
+    return available_devices()
+
+
+# ------------------------------------------------------------------------------------------------
+# Facts about a model
+
+def model_task(loaded: core.LoadedModel) -> str:
+    """The data task a model directory was trained on (config.json's "task", e.g. 'ko-en'), '' if none.
+
+    The ONE place the app reads it (the core is adding `LoadedModel.task`: point this at it)."""
+    if loaded.directory is None:
+        return ""
+    try:
+        return str(json.loads((loaded.directory / "config.json").read_text(encoding="utf-8")).get("task", ""))
+    except (OSError, ValueError, AttributeError):
+        return ""
+
+
+def model_examples(name: str) -> list[dict[str, str]]:
+    """The example sentences on a model's card (models/NAME/examples.json; built-ins in explorer.figures.vocab)."""
+    directory = core.io.loading.models_dir() / name
+    fallback = core.io.loading.models_dir() / "ko-en-toy" if name == "paper-base" else None
+    return load_examples(directory if directory.is_dir() else None, name, fallback)
+
+
+def parameter_count(loaded: core.LoadedModel) -> int:
+    """Number of parameters of the model."""
+    return sum(p.numel() for p in loaded.model.parameters())
+
+
+def additive_attention_v(loaded: core.LoadedModel) -> np.ndarray:
+    """The attention RNN's score vector v [A] (e = vᵀ tanh(W_s s + W_h h)): a weight, read, not computed."""
+    return loaded.model.rnn.attn.v.weight.detach().cpu().numpy().ravel()
+
+
+def sampling_distribution(logits: np.ndarray, decoding: DecodingSettings) -> tuple[np.ndarray, np.ndarray,
+                                                                                     np.ndarray]:
+    """The core's own sampling math on one step's traced logits [V]: (raw, tempered, cut) probabilities."""
+    dist = sampling_distributions(torch.from_numpy(np.array(logits, copy=True)), decoding.temperature,
+                                  decoding.top_k, decoding.top_p)
+    return dist.raw.numpy(), dist.tempered.numpy(), dist.cut.numpy()
+
+
+# ------------------------------------------------------------------------------------------------
+# The current view: model + trace, or a friendly message and None
+
+@dataclass(frozen=True)
+class View:
+    settings: Settings
+    loaded: core.LoadedModel
+    traced: core.TextTrace
+
+    @property
+    def trace(self) -> core.Trace:
+        return self.traced.trace
+
+
+def current_view(show_notices: bool = True, model: str | None = None,
+                 decoding: DecodingSettings | None = None) -> View | None:
+    """Load the chosen model (or `model`, e.g. a page's fixed comparison model) and trace the sentence
+    (cached), its output made with `decoding` (default greedy). On any problem, say so and return None."""
+    current = settings()
+    if model is not None:
+        current = replace(current, model=model)
+    notice = st.session_state.get("_model_notice")
+    if notice and show_notices:
+        requested, reason = notice
+        st.warning(tr("msg.requested_model_unavailable", name=requested, reason=reason or tr("msg.unknown_model")))
+    if not current.model:
+        st.error(tr("msg.no_models"))
+        return None
+    if not current.text.strip():
+        st.info(tr("msg.empty_text"))
+        return None
+    try:
+        with st.spinner(tr("msg.tracing")):
+            cached = get_decoded_trace(current.model, current.text, current.device, decoding or DecodingSettings())
+        loaded = get_model(current.model, cached.device)  # the device the trace really ran on
+    except core.ModelUnavailableError as exc:
+        st.error(tr("msg.model_unavailable", name=current.model, reason=str(exc)))
+        return None
+    except ValueError as exc:
+        st.error(tr("msg.trace_failed", reason=str(exc)))
+        return None
+    except Exception as exc:  # no stack trace reaches the user; the server log keeps it
+        st.error(tr("msg.trace_failed", reason=f"{type(exc).__name__}: {exc}"))
+        return None
+    traced = cached.traced
+    if show_notices:
+        if cached.notice:
+            st.warning(tr(f"msg.{cached.notice}"))
+        if not loaded.trained:
+            st.warning(tr("msg.untrained", name=loaded.name))
+        if traced.n_truncated > 0:
+            st.warning(tr("msg.truncated", n_cut=traced.n_truncated, n_total=traced.n_input_tokens,
+                          max_len=loaded.config.max_len))
+        if traced.has_decoder and traced.reached_limit:
+            st.info(tr("gen.limit_reached", n=len(traced.tgt_tokens) - 1, max_len=loaded.config.max_len))
+    return View(current, loaded, traced)
+
+
+# ------------------------------------------------------------------------------------------------
+# What if (/experiments): patched runs, one per (model, sentence, device, experiment) for every session,
+# in a bytes-bounded cache like the trace cache; reference means for mean ablation once per (model, device).
+
+@st.cache_resource(show_spinner=False)
+def experiment_cache() -> BoundedCache[ExperimentResult]:
+    """ONE copy of each experiment's traces for every session (read-only), bounded in entries and bytes."""
+    return BoundedCache(EXPERIMENT_CACHE_ENTRIES, EXPERIMENT_CACHE_BYTES, size_of=lambda item: item.nbytes)
+
+
+@st.cache_resource(max_entries=6, show_spinner=False)
+def get_means(name: str, device: str) -> dict:
+    """Mean context of every head over the model's fixed reference set (one recorded pass)."""
+    loaded = get_model(name, device)
+    task = task_of(loaded) if loaded.config.has_decoder and loaded.directory is not None else None
+    # 20 decoded tokens per reference sentence are plenty for a mean, and keep an untrained paper-base quick
+    return reference_means(loaded.model, reference_sources(loaded, task), max_new_tokens=20)
+
+
+def get_experiment(name: str, text: str, device: str, spec: Intervention) -> tuple[ExperimentResult, DeviceTrace]:
+    """(the experiment, the original DeviceTrace); both cached. Raises ValueError for a spec that does not fit."""
+    original = get_trace(name, text, device)
+    loaded = get_model(name, original.device)
+    means = get_means(name, original.device) if spec.off and spec.method == "mean" else None
+
+    def compute() -> ExperimentResult:
+        return run_experiment(loaded, text, spec, original.traced, means, max_new_tokens=MAX_NEW_TOKENS)
+
+    return experiment_cache().get_or_compute((name, text, original.device, spec), compute), original
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _importance(directory: str, stamp: tuple) -> dict | None:
+    return load_importance(Path(directory))
+
+
+def get_importance(directory: Path | None) -> dict | None:
+    """The model's head_importance.json (re-read when it or the weights change)."""
+    if directory is None:
+        return None
+    stamp = tuple((p.stat().st_mtime_ns if p.exists() else 0) for p in
+                  (directory / "head_importance.json", directory / "model.safetensors"))
+    return _importance(str(directory), stamp)
+
