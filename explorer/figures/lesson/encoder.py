@@ -1,0 +1,193 @@
+"""The encoder steps of the lesson: tokens, ids, embedding, positions, one head's scores, softmax and
+values, the heads, Add & Norm, the FFN and the whole encoder layer."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from explorer.figures import figures
+from explorer.figures.attention import array
+from explorer.figures.lesson.data import FOCUS_LAYER, LessonData, focus_head, focus_query
+from explorer.figures.lesson.questions import q_shape_answer, strongest_key_answer, token_count_answer
+from explorer.figures.lesson.steps import LessonStep
+from explorer.figures.lesson.view import StepView, chain_step, plain, row_bars, step_body, step_title
+from explorer.figures.steps import encoder_chain, ffn_step, shape_str
+from explorer.figures.tokenization import from_tokens, token_chips_html
+from explorer.i18n import md_escape, t
+
+
+def _tokens_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    n = token_count_answer(data)
+    chips = None
+    if data.tokenizer is not None:
+        chips = token_chips_html(from_tokens(data.tokenizer, data.src_tokens), t("lesson.unk", lang),
+                                 t("lesson.special", lang))
+    latex = rf"\text{{text}} \;\to\; (t_0, t_1, \dots, t_{{{n - 1}}}),\qquad S = {n}"
+    return StepView(
+        step, step_title(step, lang), step_body(step, lang, n=n), shape_str((1, n)), latex, chips_html=chips,
+                    reveal=t("lesson.tokens.reveal", lang, n=n))
+
+
+def _ids_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    ids = [int(i) for i in data.trace.numpy("src.ids")]
+    vocab = len(data.tokenizer) if data.tokenizer is not None else max(ids) + 1
+    table = pd.DataFrame({t("lesson.col.pos", lang): range(len(ids)), t("lesson.col.token", lang): data.src_tokens,
+                          t("lesson.col.id", lang): ids})
+    shown = r",\ ".join(str(i) for i in ids[:8]) + (r",\ \dots" if len(ids) > 8 else "")
+    latex = rf"\text{{ids}} = ({shown}),\qquad 0 \le \text{{id}} < V = {vocab}"
+    return StepView(
+        step, step_title(step, lang), step_body(step, lang, vocab=vocab), shape_str(data.trace["src.ids"].shape),
+                    latex, table=table)
+
+
+def _embedding_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    from explorer.figures.tables import scaling_latex
+
+    embed = data.trace.numpy("src.embed")
+    d = data.info.d_model
+    i = focus_query(data)
+    if data.scale_embedding:
+        latex = scaling_latex(d, embed[i], math.sqrt(d))
+        body = step_body(step, lang, d=d, sqrt=f"{math.sqrt(d):.2f}")
+    else:
+        latex = rf"x = E[\mathrm{{id}}],\quad E \in \mathbb{{R}}^{{V\times {d}}}\ (\text{{no}}\ \sqrt{{d_{{model}}}})"
+        body = step_body(step, lang, d=d, sqrt=f"{math.sqrt(d):.2f}") + "\n\n" + t("lesson.embedding.no_scale", lang)
+    fig = figures.vectors_heatmap([("E[id]·√d" if data.scale_embedding else "E[id]", embed)], data.src_tokens,
+                                  title=step_title(step, lang), lang=lang)
+    return StepView(
+        step, step_title(step, lang), body, shape_str(data.trace["src.embed"].shape), latex, figure=fig)
+
+
+def _position_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    pos = array(data.trace, "src.pos")
+    inputs = data.trace.numpy("src.input")
+    d = data.info.d_model
+    p = min(1, pos.shape[0] - 1)
+    if data.positional == "sinusoidal":
+        latex = (rf"\begin{{gathered}}PE_{{(pos,2i)}} = \sin\!\left(pos / 10000^{{2i/{d}}}\right),\ "
+                 rf"PE_{{(pos,2i+1)}} = \cos\!\left(pos / 10000^{{2i/{d}}}\right) \\ "
+                 rf"PE_{{({p},0)}} = \sin({p}) = {pos[p, 0]:.3f},\quad PE_{{({p},1)}} = \cos({p}) = {pos[p, 1]:.3f} \\ "
+                 rf"x_{{{p}}} = E[\mathrm{{id}}_{{{p}}}]\sqrt{{d}} + PE_{{{p}}} = "
+                 rf"({inputs[p, 0]:.3f},\ {inputs[p, 1]:.3f},\ \dots)\end{{gathered}}")
+        body = step_body(step, lang)
+    else:
+        latex = (rf"\begin{{gathered}}x = \text{{LayerNorm}}(E[\mathrm{{id}}] + P[pos] + T[\text{{type}}]) \\ "
+                 rf"P[{p}] = ({pos[p, 0]:.3f},\ {pos[p, 1]:.3f},\ \dots)\ (\text{{learned}})\end{{gathered}}")
+        body = step_body(step, lang) + "\n\n" + t("lesson.position.learned", lang)
+    positions = [str(i) for i in range(pos.shape[0])]
+    fig = figures.vectors_heatmap([("PE", pos)], positions, title=step_title(step, lang), lang=lang,
+                                  row_title=t("fig.position_axis", lang))
+    return StepView(
+        step, step_title(step, lang), body, shape_str(pos.shape), latex, figure=fig)
+
+
+def _chain(data: LessonData, query: int, key: int):
+    return encoder_chain(data.trace, FOCUS_LAYER, focus_head(data), query, key, data.info)
+
+
+def _scores_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    i = focus_query(data)
+    head = focus_head(data)
+    scores = data.trace.numpy(f"encoder.{FOCUS_LAYER}.self_attn.scores")[head][i]
+    j = int(np.argmax(scores))
+    latex = chain_step(_chain(data, i, j), "step.scores").latex
+    title = t("lesson.scores.fig", lang, token=plain(data.src_tokens[i]), head=head)
+    fig = row_bars(scores, data.src_tokens, j, title=title, lang=lang, value_title=t("fig.score", lang), bounded=False)
+    s, d_k = q_shape_answer(data)
+    return StepView(
+        step, step_title(step, lang), step_body(step, lang, token=md_escape(data.src_tokens[i]), d_k=d_k),
+                    shape_str(data.trace[f"encoder.{FOCUS_LAYER}.self_attn.scores"].shape), latex, figure=fig,
+                    reveal=t("lesson.scores.reveal", lang, s=s, d_k=d_k, h=data.info.n_heads, d=data.info.d_model))
+
+
+def _softmax_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    i = focus_query(data)
+    head = focus_head(data)
+    weights = data.trace.numpy(f"encoder.{FOCUS_LAYER}.self_attn.weights")[head][i]
+    j = strongest_key_answer(data, i)
+    latex = chain_step(_chain(data, i, j), "step.softmax").latex
+    title = t("lesson.softmax.fig", lang, token=plain(data.src_tokens[i]), head=head)
+    fig = row_bars(weights, data.src_tokens, j, title=title, lang=lang, value_title=t("fig.weight", lang),
+                    bounded=True)
+    return StepView(
+        step, step_title(step, lang), step_body(step, lang, token=md_escape(data.src_tokens[i])),
+                    shape_str(data.trace[f"encoder.{FOCUS_LAYER}.self_attn.weights"].shape), latex, figure=fig,
+                    reveal=t("lesson.softmax.reveal", lang, token=md_escape(data.src_tokens[i]),
+                             target=md_escape(data.src_tokens[j]), w=f"{weights[j]:.2f}"))
+
+
+def _values_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    i = focus_query(data)
+    p = f"encoder.{FOCUS_LAYER}.self_attn"
+    head = focus_head(data)
+    v = data.trace.numpy(f"{p}.v")[head]
+    context = data.trace.numpy(f"{p}.context")[head]
+    latex = chain_step(_chain(data, i, strongest_key_answer(data, i)), "step.context").latex
+    fig = figures.vectors_heatmap([("V", v), (t("lesson.values.panel", lang), context)], data.src_tokens,
+                                  title=step_title(step, lang), lang=lang, shared_scale=True)
+    return StepView(
+        step, step_title(step, lang), step_body(step, lang, d_k=data.d_k),
+                    shape_str(data.trace[f"{p}.context"].shape), latex, figure=fig)
+
+
+def _multihead_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    i = focus_query(data)
+    chain = _chain(data, i, strongest_key_answer(data, i))
+    latex = r"\begin{gathered}" + chain_step(chain, "step.concat").latex + r" \\ " + \
+        chain_step(chain, "step.wo").latex.replace(r"\begin{gathered}", "").replace(r"\end{gathered}", "") + \
+        r"\end{gathered}"
+    weights = data.trace.numpy(f"encoder.{FOCUS_LAYER}.self_attn.weights")
+    fig = figures.heads_grid(weights, data.src_tokens, data.src_tokens, title=t("lesson.multihead.fig", lang),
+                             lang=lang, n_cols=2 if data.info.n_heads <= 4 else 4)
+    for trace in fig.data:  # no numbers in the cells: they overlap on a phone (hover shows them)
+        trace.texttemplate = None
+    return StepView(step, step_title(step, lang),
+                    step_body(step, lang, h=data.info.n_heads, d_k=data.d_k, d=data.info.d_model),
+                    shape_str(data.trace[f"encoder.{FOCUS_LAYER}.self_attn.out"].shape), latex, figure=fig)
+
+
+def _addnorm_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    i = focus_query(data)
+    prefix = f"encoder.{FOCUS_LAYER}"
+    latex = chain_step(_chain(data, i, 0), "step.addnorm1").latex
+    panels = [("x", data.trace.numpy(f"{prefix}.in")), ("MHA(x)", data.trace.numpy(f"{prefix}.self_attn.out")),
+              ("x + MHA(x)", data.trace.numpy(f"{prefix}.add1")), ("LayerNorm", data.trace.numpy(f"{prefix}.norm1"))]
+    fig = figures.vectors_heatmap(panels, data.src_tokens, title=step_title(step, lang), lang=lang)
+    body = step_body(step, lang) + ("\n\n" + t("lesson.addnorm.pre_ln", lang) if data.info.norm_first else "")
+    return StepView(
+        step, step_title(step, lang), body, shape_str(data.trace[f"{prefix}.add1"].shape), latex, figure=fig)
+
+
+def _ffn_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    i = focus_query(data)
+    prefix = f"encoder.{FOCUS_LAYER}"
+    latex = ffn_step(data.trace, prefix, i, data.info).latex
+    fig = figures.activation_heatmap(data.trace.numpy(f"{prefix}.ffn.hidden"), data.src_tokens,
+                                     title=step_title(step, lang), lang=lang, col_title=t("fig.hidden_unit", lang),
+                                     value_title=t("fig.activation", lang))
+    return StepView(
+        step, step_title(step, lang), step_body(step, lang, d=data.info.d_model, d_ff=data.info.d_ff),
+                    shape_str(data.trace[f"{prefix}.ffn.hidden"].shape), latex, figure=fig)
+
+
+def _encoder_layer_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    n = data.trace.n_layers("encoder")
+    i = focus_query(data)
+    x_in = data.trace.numpy("encoder.0.in")
+    out = data.trace.numpy("encoder.out")
+    panels = [(t("lesson.encoder_layer.in", lang), x_in), (t("lesson.encoder_layer.after", lang, n=1),
+                                                           data.trace.numpy("encoder.0.out"))]
+    if n > 1:
+        panels.append((t("lesson.encoder_layer.after", lang, n=n), out))
+    fig = figures.vectors_heatmap(panels, data.src_tokens, title=step_title(step, lang), lang=lang)
+    a, b = x_in[i].astype(np.float64), out[i].astype(np.float64)
+    cosine = float(a @ b / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-12))
+    latex = (rf"\begin{{gathered}}x' = \text{{LayerNorm}}(x + \text{{MHA}}(x)),\quad "
+             rf"\text{{Layer}}(x) = \text{{LayerNorm}}(x' + \text{{FFN}}(x')) \\ "
+             rf"N = {n}:\quad \cos(x_{{{i}}}, \text{{memory}}_{{{i}}}) = {cosine:.3f}\end{{gathered}}")
+    return StepView(
+        step, step_title(step, lang), step_body(step, lang, n=n), shape_str(data.trace["encoder.out"].shape),
+                    latex, figure=fig)
