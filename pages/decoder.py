@@ -27,7 +27,13 @@ from pages._shared import (
     settings,
     tr,
 )
-from transformer_core.inference.generation import MAX_BEAM_WIDTH, DecodingSettings, sampling_distributions
+from transformer_core.inference.generation import (
+    MAX_BEAM_WIDTH,
+    PAPER_BEAM_WIDTH,
+    PAPER_LENGTH_PENALTY,
+    DecodingSettings,
+    sampling_distributions,
+)
 
 ensure_frame()
 
@@ -64,11 +70,13 @@ def strategy_controls() -> DecodingSettings:
                                 top_p=float(top_p) if top_p < 1.0 else None, seed=int(seed))
     if strategy == "beam":
         c1, c2 = st.columns(2)
-        width = c1.slider(tr("gen.beam_width"), 1, MAX_BEAM_WIDTH, 4, key="beams", bind="query-params",
-                          help=tr("gen.beam_width_help"))
-        penalty = c2.slider(tr("gen.length_penalty"), 0.0, 2.0, 1.0, 0.1, key="length_penalty",
+        width = c1.slider(tr("gen.beam_width"), 1, MAX_BEAM_WIDTH, PAPER_BEAM_WIDTH, key="beams",
+                          bind="query-params", help=tr("gen.beam_width_help"))
+        # the paper's defaults (section 6.1): width 4, alpha 0.6 with GNMT's length penalty
+        penalty = c2.slider(tr("gen.length_penalty"), 0.0, 2.0, PAPER_LENGTH_PENALTY, 0.1, key="length_penalty",
                             bind="query-params", help=tr("gen.length_penalty_help"))
-        return DecodingSettings("beam", beam_width=int(width), length_penalty=float(penalty))
+        st.caption(tr("gen.beam_rule"))
+        return DecodingSettings("beam", beam_width=int(width), length_penalty=float(penalty), length_rule="gnmt")
     return DecodingSettings()
 
 
