@@ -87,6 +87,12 @@ def output_block(view, decoding: DecodingSettings) -> None:
     st.caption(tr("gen.timing", decode_ms=traced.decode_seconds * 1000, forward_ms=traced.forward_seconds * 1000))
 
 
+def written_tokens(traced) -> list[str]:
+    """Row t of cross-attention is the query at decoder position t, which writes output token t: the token the
+    strategy chose there ("—" for a last row the output never used)."""
+    return [tok or "—" for tok in (traced.chosen_tokens or traced.predicted_tokens)]
+
+
 @st.fragment
 def attention_section(view) -> None:
     """Layer picker and the layer's all-head grids; the head part is a nested fragment."""
@@ -98,12 +104,16 @@ def attention_section(view) -> None:
     self_ref, cross_ref = HeadRef(DEC_SELF, layer, 0), HeadRef(CROSS, layer, 0)
     chart(figures.heads_grid(trace.numpy(self_ref.name()), tgt, tgt, title=t("dec.self_heads", code, layer=layer),
                              lang=code), f"decoder_L{layer}_self_heads")
-    chart(figures.heads_grid(trace.numpy(cross_ref.name()), tgt, src, title=t("dec.cross_heads", code, layer=layer),
-                             lang=code, col_title=t("fig.source_axis", code)), f"decoder_L{layer}_cross_heads")
+    written = written_tokens(traced)  # cross-attention rows: the output token being written (as on every page)
+    chart(figures.heads_grid(trace.numpy(cross_ref.name()), written, src,
+                             title=t("dec.cross_heads", code, layer=layer), lang=code,
+                             row_title=t("fig.written_axis", code), col_title=t("fig.source_axis", code)),
+          f"decoder_L{layer}_cross_heads")
     st.caption(tr("dec.download_layer", layer=layer))
     heads = [f"H{h}" for h in range(trace.layout.n_heads)]
-    tgt_labels, src_labels = figures.unique_labels(tgt, escape=False), figures.unique_labels(src, escape=False)
-    download_matrix(trace.numpy(cross_ref.name()), tgt_labels, src_labels, f"decoder_L{layer}_all_heads_cross",
+    written_labels = figures.unique_labels(written, escape=False)
+    src_labels = figures.unique_labels(src, escape=False)
+    download_matrix(trace.numpy(cross_ref.name()), written_labels, src_labels, f"decoder_L{layer}_all_heads_cross",
                     key="dec_layer_download", head_labels=heads)
 
 
@@ -129,7 +139,8 @@ def head_section(view, layer: int) -> None:
                         key="dec_self_download")
     with right:
         st.caption(f"{tr('dec.download_cross')} (L{layer} H{head})")
-        download_matrix(head_matrix(trace, cross), tgt_labels, src_labels, f"decoder_L{layer}_H{head}_cross_weights",
+        download_matrix(head_matrix(trace, cross), figures.unique_labels(written_tokens(traced), escape=False),
+                        src_labels, f"decoder_L{layer}_H{head}_cross_weights",
                         key="dec_cross_download")
 
 

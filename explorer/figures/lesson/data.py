@@ -3,13 +3,73 @@ rows the steps follow."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from explorer.figures.attention import CROSS, stack
 from explorer.figures.steps import LayerInfo
+
+# config.json "task" -> the family whose sentences the lesson may say (the lab saves "lab-ko-en", "letters-reverse")
+_TASK_FAMILIES = {"ko-en": "ko-en", "lab-ko-en": "ko-en", "reverse": "reverse", "letters-reverse": "reverse",
+                  "letters-copy": "copy", "letters-sort": "sort"}
+
+
+def task_family(directory: str | Path | None) -> str:
+    """What a model directory was trained to do, as the lesson's text needs it: 'ko-en' (Korean -> English
+    translation), 'reverse', 'copy', 'sort', or '' (unknown, untrained, or a built-in without a task)."""
+    if directory is None:
+        return ""
+    try:
+        raw = json.loads((Path(directory) / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return ""
+    return _TASK_FAMILIES.get(str(raw.get("task", "")) if isinstance(raw, dict) else "", "")
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    """What some steps need from the model's weights, read once when the data is built (the figures never
+    touch the model): the embedding matrix, the output layer, and whether they are one tied matrix."""
+
+    embedding: np.ndarray | None = None  # E [V, d] (unscaled)
+    output_weight: np.ndarray | None = None  # the pre-softmax layer's weight [V, d]
+    output_bias: np.ndarray | None = None  # [V]
+    tied: bool = False  # the output layer's weight IS the embedding matrix (same storage)
+    # per decoder layer: max |K_cross - split(memory W_K + b_K)| and the same for V (K, V from the final encoder output)
+    cross_kv_error: tuple[float, ...] = ()
+
+
+def _model_facts(loaded, trace) -> ModelFacts:
+    import torch  # only here: the facts are read from the loaded model once, outside every figure
+
+    model = loaded.model
+    token = getattr(getattr(model, "src", None), "token", None)
+    if token is None:
+        return ModelFacts()
+    embedding = token.weight.detach().float().cpu().numpy()
+    head = getattr(model, "lm_head", None)
+    if head is None:
+        return ModelFacts(embedding=embedding)
+    errors = []
+    memory = trace["encoder.out"][0].detach().float().cpu()  # [S, D]: the final encoder output
+    n_heads = model.config.n_heads
+    with torch.no_grad():
+        for layer, block in enumerate(model.decoder.layers):
+            worst = 0.0
+            for proj, tensor in ((block.cross_attn.w_k, "k"), (block.cross_attn.w_v, "v")):
+                bias = None if proj.bias is None else proj.bias.detach().float().cpu()
+                rebuilt = torch.nn.functional.linear(memory, proj.weight.detach().float().cpu(), bias)  # [S, D]
+                split = rebuilt.view(memory.shape[0], n_heads, -1).transpose(0, 1)  # [H, S, d_k]
+                recorded = trace[f"decoder.{layer}.cross_attn.{tensor}"][0].detach().float().cpu()
+                worst = max(worst, float((split - recorded).abs().max()))
+            errors.append(worst)
+    return ModelFacts(embedding=embedding, output_weight=head.weight.detach().float().cpu().numpy(),
+                      output_bias=None if head.bias is None else head.bias.detach().float().cpu().numpy(),
+                      tied=head.weight.data_ptr() == token.weight.data_ptr(), cross_kv_error=tuple(errors))
 
 
 @dataclass(frozen=True)
@@ -27,6 +87,11 @@ class LessonData:
     specials: frozenset[str]
     tokenizer: object = None  # for the next-token candidates' strings and the token chips
     text: str = ""  # the sentence as typed
+    task: str = ""  # task_family(): which task-specific sentences the text may say
+    trained: bool = True  # False: paper-base's random weights (every step says so)
+    final_norm: bool = False  # a LayerNorm after each stack (pre-LN models)
+    facts: ModelFacts = ModelFacts()
+    model_name: str = ""
 
     @classmethod
     def from_view(cls, traced, loaded, text: str = "") -> LessonData:
@@ -38,7 +103,8 @@ class LessonData:
                    info=LayerInfo(cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.norm_first, cfg.activation),
                    scale_embedding=bool(cfg.scale_embedding), positional=str(cfg.positional),
                    specials=frozenset(getattr(tokenizer, "all_special_tokens", []) or []), tokenizer=tokenizer,
-                   text=text)
+                   text=text, task=task_family(loaded.directory), trained=bool(loaded.trained),
+                   final_norm=bool(cfg.final_norm), facts=_model_facts(loaded, traced.trace), model_name=loaded.name)
 
     @property
     def n_src(self) -> int:
@@ -64,18 +130,28 @@ def focus_query(data: LessonData) -> int:
 FOCUS_LAYER = 0  # the encoder steps follow layer 0 (the full pages show the others)
 
 
-def focus_head(data: LessonData) -> int:
-    """The layer-0 head the encoder steps follow: the first whose strongest key for the focus query is
-    another real word (many heads park their weight on a special token); head 0 if none is."""
+def _head_choice(data: LessonData) -> tuple[int, str]:
     i = focus_query(data)
     weights = data.trace.numpy(f"encoder.{FOCUS_LAYER}.self_attn.weights")[:, i]  # [H, S]
     best = [int(np.argmax(row)) for row in weights]
-    for wanted in (lambda j: j != i and _is_word(data.src_tokens[j], data.specials),
-                   lambda j: _is_word(data.src_tokens[j], data.specials)):
+    for reason, wanted in (("word", lambda j: j != i and _is_word(data.src_tokens[j], data.specials)),
+                           ("self", lambda j: _is_word(data.src_tokens[j], data.specials))):
         found = next((h for h, j in enumerate(best) if wanted(j)), None)
         if found is not None:
-            return found
-    return 0
+            return found, reason
+    return 0, "none"
+
+
+def focus_head(data: LessonData) -> int:
+    """The layer-0 head the encoder steps follow: the first whose strongest key for the focus query is
+    another real word (many heads park their weight on a special token); head 0 if none is."""
+    return _head_choice(data)[0]
+
+
+def focus_head_reason(data: LessonData) -> str:
+    """Why focus_head chose its head: 'word' (it looks most at another word), 'self' (no head does; this
+    one looks most at the word itself) or 'none' (every head rests on a special token or punctuation)."""
+    return _head_choice(data)[1]
 
 
 def causal_position(data: LessonData) -> int:

@@ -12,7 +12,16 @@ from explorer.figures.lesson.questions import cross_answer, next_token_candidate
 from explorer.figures.lesson.steps import LessonStep
 from explorer.figures.lesson.view import StepView, chain_step, step_body, step_title
 from explorer.figures.steps import attention_steps, shape_str
-from explorer.i18n import md_escape, t
+from explorer.i18n import CATALOGS, md_escape, t
+
+
+def task_note(step_id: str, data: LessonData, lang: str) -> str:
+    """The sentence a step adds for the model's task (Korean -> English word order, the reversal's
+    anti-diagonal, ...); '' for an untrained model or a task the lesson has nothing to say about."""
+    if not data.trained or not data.task:
+        return ""
+    key = f"lesson.{step_id}.task_{data.task.replace('-', '_')}"
+    return "\n\n" + t(key, lang) if key in CATALOGS["en"] else ""
 
 
 def _causal_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
@@ -24,8 +33,8 @@ def _causal_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
                                     lang=lang, value_title=t("fig.score", lang), diverging=True)
     seen = visible_positions_answer(data, p)
     return StepView(
-        step, step_title(step, lang), step_body(step, lang), shape_str(array(data.trace, "tgt.causal_mask").shape),
-                    latex, figure=fig,
+        step, step_title(step, lang), step_body(step, lang) + task_note("causal_mask", data, lang),
+        shape_str(array(data.trace, "tgt.causal_mask").shape), latex, figure=fig,
                     reveal=t("lesson.causal_mask.reveal", lang, p=p,
                              seen=", ".join(f"{j}: {md_escape(data.tgt_tokens[j])}" for j in sorted(seen))))
 
@@ -37,15 +46,15 @@ def _cross_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     n_layers = data.trace.n_layers("decoder")
     fig = figures.attention_heatmap(weights.astype(np.float32), data.predicted_tokens[: weights.shape[0]],
                                     data.src_tokens, title=t("lesson.cross_attention.fig", lang, layer=n_layers - 1),
-                                    lang=lang, row_title=t("lesson.output_axis", lang),
+                                    lang=lang, row_title=t("fig.written_axis", lang),
                                     col_title=t("fig.source_axis", lang))
     heads = data.trace.numpy(f"decoder.{n_layers - 1}.cross_attn.weights")[:, row, src]
     latex = (rf"\begin{{gathered}}\text{{CrossAttn}} = \text{{softmax}}\!\left(\frac{{Q_{{dec}} K_{{enc}}^\top}}"
              rf"{{\sqrt{{d_k}}}}\right) V_{{enc}} \\ \bar a_{{{row},{src}}} = \frac{{1}}{{{len(heads)}}}"
              rf"\sum_h a^{{(h)}}_{{{row},{src}}} = {float(weights[row, src]):.3f}\end{{gathered}}")
     return StepView(
-        step, step_title(step, lang), step_body(step, lang),
-                    shape_str(data.trace[f"decoder.{n_layers - 1}.cross_attn.weights"].shape), latex, figure=fig,
+        step, step_title(step, lang), step_body(step, lang) + task_note("cross_attention", data, lang),
+        shape_str(data.trace[f"decoder.{n_layers - 1}.cross_attn.weights"].shape), latex, figure=fig,
                     reveal=t("lesson.cross_attention.reveal", lang, token=md_escape(data.predicted_tokens[row]),
                              src=md_escape(data.src_tokens[src]), w=f"{weights[row, src]:.2f}"))
 
@@ -58,7 +67,9 @@ def _next_token_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     latex = (rf"P(y_{{{row + 1}}} \mid y_{{\le {row}}}, x) = \text{{softmax}}(h_{{{row}}} W^\top),\quad "
              rf"W \in \mathbb{{R}}^{{{vocab}\times {data.info.d_model}}},\quad \max P = {probs[0]:.3f}")
     return StepView(
-        step, step_title(step, lang), step_body(step, lang, v=vocab), shape_str(data.trace["logits"].shape),
+        step, step_title(step, lang), step_body(step, lang, v=vocab) + ("\n\n" + t("lesson.next_token.shared", lang)
+                                                             if data.facts.tied else ""),
+        shape_str(data.trace["logits"].shape),
                     latex, figure=fig,
                     reveal=t("lesson.next_token.reveal", lang, token=md_escape(chosen), p=f"{probs[0]:.1%}"))
 

@@ -49,12 +49,13 @@ def _embedding_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     embed = data.trace.numpy("src.embed")
     d = data.info.d_model
     i = focus_query(data)
+    # the sentence about √d_model follows the model: BERT-style models (MiniLM) do not scale
     if data.scale_embedding:
         latex = scaling_latex(d, embed[i], math.sqrt(d))
-        body = step_body(step, lang, d=d, sqrt=f"{math.sqrt(d):.2f}")
+        body = step_body(step, lang, d=d) + "\n\n" + t("lesson.embedding.scaled", lang, d=d, sqrt=f"{math.sqrt(d):.2f}")
     else:
         latex = rf"x = E[\mathrm{{id}}],\quad E \in \mathbb{{R}}^{{V\times {d}}}\ (\text{{no}}\ \sqrt{{d_{{model}}}})"
-        body = step_body(step, lang, d=d, sqrt=f"{math.sqrt(d):.2f}") + "\n\n" + t("lesson.embedding.no_scale", lang)
+        body = step_body(step, lang, d=d) + "\n\n" + t("lesson.embedding.no_scale", lang)
     fig = figures.vectors_heatmap([("E[id]·√d" if data.scale_embedding else "E[id]", embed)], data.src_tokens,
                                   title=step_title(step, lang), lang=lang)
     return StepView(
@@ -66,13 +67,14 @@ def _position_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     inputs = data.trace.numpy("src.input")
     d = data.info.d_model
     p = min(1, pos.shape[0] - 1)
+    scale = r"\sqrt{d}" if data.scale_embedding else ""
     if data.positional == "sinusoidal":
         latex = (rf"\begin{{gathered}}PE_{{(pos,2i)}} = \sin\!\left(pos / 10000^{{2i/{d}}}\right),\ "
                  rf"PE_{{(pos,2i+1)}} = \cos\!\left(pos / 10000^{{2i/{d}}}\right) \\ "
                  rf"PE_{{({p},0)}} = \sin({p}) = {pos[p, 0]:.3f},\quad PE_{{({p},1)}} = \cos({p}) = {pos[p, 1]:.3f} \\ "
-                 rf"x_{{{p}}} = E[\mathrm{{id}}_{{{p}}}]\sqrt{{d}} + PE_{{{p}}} = "
+                 rf"x_{{{p}}} = E[\mathrm{{id}}_{{{p}}}]{scale} + PE_{{{p}}} = "
                  rf"({inputs[p, 0]:.3f},\ {inputs[p, 1]:.3f},\ \dots)\end{{gathered}}")
-        body = step_body(step, lang)
+        body = step_body(step, lang) + "\n\n" + t("lesson.position.sinusoidal", lang)
     else:
         latex = (rf"\begin{{gathered}}x = \text{{LayerNorm}}(E[\mathrm{{id}}] + P[pos] + T[\text{{type}}]) \\ "
                  rf"P[{p}] = ({pos[p, 0]:.3f},\ {pos[p, 1]:.3f},\ \dots)\ (\text{{learned}})\end{{gathered}}")
@@ -136,7 +138,12 @@ def _values_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
 def _multihead_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     i = focus_query(data)
     chain = _chain(data, i, strongest_key_answer(data, i))
-    latex = r"\begin{gathered}" + chain_step(chain, "step.concat").latex + r" \\ " + \
+    d, h, d_k = data.info.d_model, data.info.n_heads, data.d_k
+    # each head has its own W_i^Q (d x d_k); the code stores the h of them side by side as one d x d matrix
+    per_head = (rf"\text{{head}}_i = \text{{Attention}}(XW_i^Q, XW_i^K, XW_i^V),\ "
+                rf"W_i^Q \in \mathbb{{R}}^{{{d}\times {d_k}}}"
+                rf",\ W^Q = [W_0^Q \cdots W_{{{h - 1}}}^Q] \in \mathbb{{R}}^{{{d}\times {d}}}")
+    latex = r"\begin{gathered}" + per_head + r" \\ " + chain_step(chain, "step.concat").latex + r" \\ " + \
         chain_step(chain, "step.wo").latex.replace(r"\begin{gathered}", "").replace(r"\end{gathered}", "") + \
         r"\end{gathered}"
     weights = data.trace.numpy(f"encoder.{FOCUS_LAYER}.self_attn.weights")
@@ -153,10 +160,17 @@ def _addnorm_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     i = focus_query(data)
     prefix = f"encoder.{FOCUS_LAYER}"
     latex = chain_step(_chain(data, i, 0), "step.addnorm1").latex
-    panels = [("x", data.trace.numpy(f"{prefix}.in")), ("MHA(x)", data.trace.numpy(f"{prefix}.self_attn.out")),
-              ("x + MHA(x)", data.trace.numpy(f"{prefix}.add1")), ("LayerNorm", data.trace.numpy(f"{prefix}.norm1"))]
+    trace = data.trace
+    if data.info.norm_first:  # pre-LN: the norm comes first, the sum is the sublayer's output
+        panels = [("x", trace.numpy(f"{prefix}.in")), ("LayerNorm(x)", trace.numpy(f"{prefix}.norm1")),
+                  ("MHA(LN(x))", trace.numpy(f"{prefix}.self_attn.out")),
+                  ("x + MHA(LN(x))", trace.numpy(f"{prefix}.add1"))]
+        body = t("lesson.addnorm.body_pre", lang)
+    else:
+        panels = [("x", trace.numpy(f"{prefix}.in")), ("MHA(x)", trace.numpy(f"{prefix}.self_attn.out")),
+                  ("x + MHA(x)", trace.numpy(f"{prefix}.add1")), ("LayerNorm", trace.numpy(f"{prefix}.norm1"))]
+        body = step_body(step, lang)
     fig = figures.vectors_heatmap(panels, data.src_tokens, title=step_title(step, lang), lang=lang)
-    body = step_body(step, lang) + ("\n\n" + t("lesson.addnorm.pre_ln", lang) if data.info.norm_first else "")
     return StepView(
         step, step_title(step, lang), body, shape_str(data.trace[f"{prefix}.add1"].shape), latex, figure=fig)
 
@@ -169,7 +183,8 @@ def _ffn_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
                                      title=step_title(step, lang), lang=lang, col_title=t("fig.hidden_unit", lang),
                                      value_title=t("fig.activation", lang))
     return StepView(
-        step, step_title(step, lang), step_body(step, lang, d=data.info.d_model, d_ff=data.info.d_ff),
+        step, step_title(step, lang), step_body(step, lang, d=data.info.d_model, d_ff=data.info.d_ff) + " "
+        + t(f"lesson.ffn.{data.info.activation}", lang),
                     shape_str(data.trace[f"{prefix}.ffn.hidden"].shape), latex, figure=fig)
 
 
@@ -178,16 +193,24 @@ def _encoder_layer_step(step: LessonStep, data: LessonData, lang: str) -> StepVi
     i = focus_query(data)
     x_in = data.trace.numpy("encoder.0.in")
     out = data.trace.numpy("encoder.out")
-    panels = [(t("lesson.encoder_layer.in", lang), x_in), (t("lesson.encoder_layer.after", lang, n=1),
-                                                           data.trace.numpy("encoder.0.out"))]
-    if n > 1:
-        panels.append((t("lesson.encoder_layer.after", lang, n=n), out))
+    # layers are numbered from 0 everywhere in the app: encoder.0.out is "layer 0's output"
+    panels = [(t("lesson.encoder_layer.in", lang), x_in),
+              (t("lesson.encoder_layer.after", lang, n=0), data.trace.numpy("encoder.0.out"))]
+    if n > 1 or data.final_norm:
+        panels.append((t("lesson.encoder_layer.memory", lang), out))
     fig = figures.vectors_heatmap(panels, data.src_tokens, title=step_title(step, lang), lang=lang)
     a, b = x_in[i].astype(np.float64), out[i].astype(np.float64)
     cosine = float(a @ b / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-12))
-    latex = (rf"\begin{{gathered}}x' = \text{{LayerNorm}}(x + \text{{MHA}}(x)),\quad "
-             rf"\text{{Layer}}(x) = \text{{LayerNorm}}(x' + \text{{FFN}}(x')) \\ "
+    if data.info.norm_first:
+        layer = (r"x' = x + \text{MHA}(\text{LN}(x)),\quad \text{Layer}(x) = x' + \text{FFN}(\text{LN}(x'))"
+                 + (r",\quad \text{memory} = \text{LN}(\text{Layer}_{" + str(n - 1) + "})" if data.final_norm else ""))
+        body = t("lesson.encoder_layer.body_pre", lang, n=n)
+    else:
+        layer = (r"x' = \text{LayerNorm}(x + \text{MHA}(x)),\quad "
+                 r"\text{Layer}(x) = \text{LayerNorm}(x' + \text{FFN}(x'))")
+        body = step_body(step, lang, n=n)
+    latex = (rf"\begin{{gathered}}{layer} \\ "
              rf"N = {n}:\quad \cos(x_{{{i}}}, \text{{memory}}_{{{i}}}) = {cosine:.3f}\end{{gathered}}")
-    return StepView(
-        step, step_title(step, lang), step_body(step, lang, n=n), shape_str(data.trace["encoder.out"].shape),
-                    latex, figure=fig)
+    body += "\n\n" + t("lesson.encoder_layer.cosine", lang, i=i, token=md_escape(data.src_tokens[i]),
+                       cos=f"{cosine:.2f}")
+    return StepView(step, step_title(step, lang), body, shape_str(data.trace["encoder.out"].shape), latex, figure=fig)

@@ -21,21 +21,30 @@ class LessonStep:
     decoder: bool = False
 
 
+# The forward pass, in order, with the paper's "why" steps where their question comes up (the paper's
+# section 3 goes stacks -> attention -> FFN -> embeddings and softmax -> positional encoding instead).
 _PATH: tuple[tuple[str, str, bool], ...] = (
     ("tokens", "pages/tokens.py", False),
     ("ids", "pages/tokens.py", False),
     ("embedding", "pages/embeddings.py", False),
     ("position", "pages/embeddings.py", False),
+    ("sinusoids", "pages/embeddings.py", False),
+    ("why_attention", "pages/history.py", False),
     ("scores", "pages/encoder.py", False),
     ("softmax", "pages/encoder.py", False),
+    ("scaling", "pages/encoder.py", False),
     ("values", "pages/encoder.py", False),
     ("multihead", "pages/encoder.py", False),
     ("addnorm", "pages/encoder.py", False),
     ("ffn", "pages/encoder.py", False),
     ("encoder_layer", "pages/encoder.py", False),
     ("causal_mask", "pages/decoder.py", True),
+    ("decoder_layer", "pages/decoder.py", True),
     ("cross_attention", "pages/decoder.py", True),
     ("next_token", "pages/decoder.py", True),
+    ("shared_weights", "pages/embeddings.py", True),
+    ("decoding", "pages/decoder.py", True),
+    ("training", "pages/train.py", True),
     ("full_picture", "pages/heads.py", False),
 )
 

@@ -36,7 +36,8 @@ class StepView:
 
 
 PAGE_TITLES = {"pages/tokens.py": "nav.tokens", "pages/embeddings.py": "nav.embeddings",
-                "pages/encoder.py": "nav.encoder", "pages/decoder.py": "nav.decoder", "pages/heads.py": "nav.heads"}
+                "pages/encoder.py": "nav.encoder", "pages/decoder.py": "nav.decoder", "pages/heads.py": "nav.heads",
+               "pages/history.py": "nav.history", "pages/train.py": "nav.train"}
 
 
 def plain(token: str) -> str:
