@@ -144,7 +144,7 @@ def _scaling_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
             for name, values, color in ((t("lesson.scaling.with", lang, d_k=d_k), scaled, _COLORS[0]),
                                         (t("lesson.scaling.without", lang), unscaled, _COLORS[1]))]
     layout = {"barmode": "group", "xaxis": figures._linear(t("fig.weight", lang), range=[0, 1], showgrid=True),
-              "yaxis": figures._y_category(t("fig.key_axis", lang)), "legend": {"orientation": "h", "y": -0.2}}
+              "yaxis": figures._y_category(t("fig.key_bar_axis", lang)), "legend": {"orientation": "h", "y": -0.2}}
     fig = figures._figure(bars, layout, t("lesson.scaling.fig", lang, token=plain(data.src_tokens[i]), head=head),
                           max(320, 110 + 40 * len(labels)), bgcolor="white")
     embed = data.trace.numpy("src.embed").astype(np.float64)

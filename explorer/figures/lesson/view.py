@@ -61,7 +61,7 @@ def row_bars(values: np.ndarray, tokens: Sequence[str], highlight: int, *, title
     x_axis = figures._linear(value_title, showgrid=True, zeroline=True)
     if bounded:
         x_axis["range"] = [0, 1]
-    layout = {"xaxis": x_axis, "yaxis": figures._y_category(t("fig.key_axis", lang))}
+    layout = {"xaxis": x_axis, "yaxis": figures._y_category(t("fig.key_bar_axis", lang))}
     return figures._figure([trace], layout, title, max(300, 90 + 34 * len(labels)), bgcolor="white")
 
 
