@@ -430,3 +430,135 @@ def test_empty_and_hostile_text_on_the_lesson_page():
             assert "<img" not in html.proto.body, step
         for chart in charts(at):
             assert "<img" not in json.dumps(chart["layout"].get("title", {})), step
+
+
+# ------------------------------------------------------------------------------------------------
+# The text follows the chosen model (one check per bundled model), and the new steps' numbers are the
+# formulas written out here
+
+
+BUNDLED = ["ko-en-toy", "reverse", "paper-base", "minilm-l6"]
+PROBE = {"ko-en-toy": KO_SENTENCES[0], "reverse": "attention", "paper-base": KO_SENTENCES[1],
+         "minilm-l6": EN_SENTENCES[0]}
+
+
+@cache
+def every_view(model: str, lang: str) -> dict[str, lesson.StepView]:
+    data = lesson_data(model, PROBE[model])
+    return {s.id: lesson.build_step(s, data, lang) for s in lesson.lesson_steps()
+            if lesson.available(s, data.has_decoder)}
+
+
+def all_text(view: lesson.StepView) -> str:
+    return "\n".join([view.title, view.body, view.latex, view.focus, view.reveal])
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("model", BUNDLED)
+def test_the_lesson_text_follows_the_model(model: str, lang: str):
+    need(model)
+    config = loaded(model).config
+    views = every_view(model, lang)
+    assert len(lesson.lesson_steps()) >= 18
+    post_ln = r"\text{LayerNorm}(x + \text{MHA}(x))"
+    pre_ln = r"x + \text{MHA}(\text{LN}(x))"
+    layer = views["encoder_layer"].latex
+    if config.norm_first:  # reverse: the pre-LN formula, never the paper's post-LN one
+        assert pre_ln in layer and post_ln not in layer
+        assert "pre-LN" in views["addnorm"].latex and post_ln not in views["addnorm"].latex
+        assert STRINGS["lesson.addnorm.body_pre"][lang == "en"] in views["addnorm"].body
+    else:
+        assert post_ln in layer and pre_ln not in layer
+        assert r"\text{LayerNorm}(x + \text{MHA}(x))" in views["addnorm"].latex
+    scaled_sentence = t_("lesson.embedding.scaled", lang)
+    if not config.scale_embedding:  # MiniLM: never told it is multiplied by √d_model
+        for view in views.values():
+            assert scaled_sentence not in view.body, view.step.id
+            assert r"\sqrt{d_{model}} = \sqrt" not in view.latex and "E[id]·√d" not in str(view.figure), view.step.id
+        assert STRINGS["lesson.embedding.no_scale"][lang == "en"] in views["embedding"].body
+    else:
+        assert scaled_sentence in views["embedding"].body
+    untrained = STRINGS["lesson.untrained"][lang == "en"].split("{name}")[1][:12]
+    for view in views.values():  # paper-base: "untrained" on every step; the trained models: never
+        assert (untrained in view.body) is (not loaded(model).trained), view.step.id
+    ko_en_sentence = STRINGS["lesson.cross_attention.task_ko_en"][lang == "en"]
+    korean_english = [v.step.id for v in views.values() if ko_en_sentence in v.body
+                      or STRINGS["lesson.causal_mask.task_ko_en"][lang == "en"] in v.body]
+    assert (korean_english != []) is (model == "ko-en-toy"), korean_english
+    if model == "reverse":
+        assert STRINGS["lesson.cross_attention.task_reverse"][lang == "en"] in views["cross_attention"].body
+    if config.positional == "learned":
+        assert STRINGS["lesson.sinusoids.learned"][lang == "en"][:20] in views["sinusoids"].body
+
+
+def t_(key: str, lang: str) -> str:
+    """A catalog sentence up to its first placeholder (enough to find it in a body)."""
+    return STRINGS[key][lang == "en"].split("{")[0]
+
+
+def test_pe_of_pos_plus_k_is_a_rotation_of_pe_of_pos_in_the_models_table():
+    need(KO_EN)
+    data = lesson_data(KO_EN, KO_SENTENCES[0])
+    pos = data.trace["src.pos"].double().numpy()  # [S, d] (numpy() would drop a leading batch axis)
+    d = data.info.d_model
+    p, k = lesson.paper.rotation_positions(pos.shape[0])
+    assert k >= 1
+    omega = np.array([1.0 / 10000 ** (2 * i / d) for i in range(d // 2)])
+    expected = np.empty(d)  # the paper's formula at pos + k, written out
+    expected[0::2], expected[1::2] = np.sin((p + k) * omega), np.cos((p + k) * omega)
+    assert np.allclose(pos[p + k], expected, atol=1e-5)
+    assert np.allclose(lesson.paper.rotated(pos[p], k, d), expected, atol=1e-5)
+    minilm = lesson_data(ENCODER, EN_SENTENCES[0]) if ENCODER in AVAILABLE else None
+    if minilm is not None:  # learned positions: no rotation
+        learned = minilm.trace["src.pos"].double().numpy()
+        miss = np.abs(lesson.paper.rotated(learned[1], 2, minilm.info.d_model) - learned[3]).max()
+        assert miss > 0.1 * np.abs(learned[3]).max()  # sinusoids: below 1e-5 of it
+
+
+def test_the_training_step_numbers_are_the_papers_formulas_and_torchs_losses():
+    import torch
+
+    need(KO_EN)
+    data = lesson_data(KO_EN, KO_SENTENCES[0])
+    d = data.info.d_model
+    assert lesson.paper.learning_rate(np.array([4000]), d)[0] == pytest.approx(d ** -0.5 * 4000 ** -0.5)
+    assert lesson.paper.learning_rate(np.array([100]), d)[0] == pytest.approx(d ** -0.5 * 100 * 4000 ** -1.5)
+    assert lesson.paper.learning_rate(np.array([16000]), d)[0] == pytest.approx(d ** -0.5 * 16000 ** -0.5)
+    ce, smoothed, n = lesson.paper.training_losses(data)
+    logits = torch.as_tensor(data.trace.numpy("logits")[:n]).double()
+    targets = torch.as_tensor(data.trace.numpy("tgt.ids")[1:n + 1]).long()
+    assert ce == pytest.approx(float(torch.nn.functional.cross_entropy(logits, targets)), abs=1e-6)
+    assert smoothed == pytest.approx(float(torch.nn.functional.cross_entropy(logits, targets, label_smoothing=0.1)),
+                                     abs=1e-6)
+
+
+def test_the_decoding_step_scores_with_gnmts_penalty():
+    need(KO_EN)
+    data = lesson_data(KO_EN, KO_SENTENCES[0])
+    assert lesson.paper.gnmt_penalty(7) == pytest.approx(((5 + 7) / 6) ** 0.6)
+    log_p, length = lesson.paper.output_log_probability(data)
+    logits = data.trace.numpy("logits").astype(np.float64)
+    log_probs = logits - np.log(np.exp(logits - logits.max(-1, keepdims=True)).sum(-1, keepdims=True)) \
+        - logits.max(-1, keepdims=True)
+    written = [*[int(i) for i in data.trace.numpy("tgt.ids")][1:], data.tokenizer.eos_token_id]
+    assert length == len(written)
+    assert log_p == pytest.approx(sum(log_probs[t, w] for t, w in enumerate(written)), abs=1e-6)
+
+
+def test_shared_weights_and_cross_kv_are_checked_on_the_model():
+    need(KO_EN)
+    data = lesson_data(KO_EN, KO_SENTENCES[0])
+    model = loaded(KO_EN).model
+    assert data.facts.tied and model.lm_head.weight is model.src.token.weight  # the same Parameter
+    assert max(data.facts.cross_kv_error) < 1e-5
+    view = every_view(KO_EN, "en")["shared_weights"]
+    assert r"\max\lvert W_{out} - E\rvert = 0.0e+00" in view.latex
+
+
+def test_table_1_is_filled_in_with_this_sentences_n_and_the_models_d():
+    need(KO_EN)
+    data = lesson_data(KO_EN, KO_SENTENCES[0])
+    n, d = data.n_src, data.info.d_model
+    table = every_view(KO_EN, "en")["why_attention"].table
+    assert table.iloc[0, 2] == f"{n * n * d:,}" and table.iloc[1, 2] == f"{n * d * d:,}"
+    assert table.iloc[1, 5] == n and table.iloc[0, 5] == 1

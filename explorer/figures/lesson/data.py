@@ -92,6 +92,7 @@ class LessonData:
     final_norm: bool = False  # a LayerNorm after each stack (pre-LN models)
     facts: ModelFacts = ModelFacts()
     model_name: str = ""
+    max_len: int = 0  # the longest input the position table covers
 
     @classmethod
     def from_view(cls, traced, loaded, text: str = "") -> LessonData:
@@ -104,7 +105,8 @@ class LessonData:
                    scale_embedding=bool(cfg.scale_embedding), positional=str(cfg.positional),
                    specials=frozenset(getattr(tokenizer, "all_special_tokens", []) or []), tokenizer=tokenizer,
                    text=text, task=task_family(loaded.directory), trained=bool(loaded.trained),
-                   final_norm=bool(cfg.final_norm), facts=_model_facts(loaded, traced.trace), model_name=loaded.name)
+                   final_norm=bool(cfg.final_norm), facts=_model_facts(loaded, traced.trace), model_name=loaded.name,
+                   max_len=int(cfg.max_len))
 
     @property
     def n_src(self) -> int:

@@ -105,7 +105,8 @@ def _sinusoids_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     p, k = rotation_positions(pos.shape[0])
     predicted = rotated(pos[p], k, d)
     actual = pos[p + k][: predicted.size]
-    error = float(np.abs(predicted - actual).max())
+    # relative to the row's largest value: learned position vectors (BERT) are small numbers
+    error = float(np.abs(predicted - actual).max() / max(float(np.abs(actual).max()), 1e-12))
     shown = min(d, 48)
     dims = np.arange(shown)
     fig = _line_figure([(f"PE({p + k})", dims, actual[:shown], "lines"),
@@ -120,11 +121,12 @@ def _sinusoids_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
         rf"i = 0:\ \sin({p + k}) = \sin({p})\cos({k}) + \cos({p})\sin({k}) = "
         rf"{pos[p, 0]:.3f}\cdot{math.cos(k * omega0):.3f}"
         rf" + {pos[p, 1]:.3f}\cdot{math.sin(k * omega0):.3f} = {predicted[0]:.3f}",
-        rf"\max_j \left|PE_{{({p + k},j)}} - (R\,PE_{{({p})}})_j\right| = {error:.1e}")
+        rf"\frac{{\max_j \left|PE_{{({p + k},j)}} - (R\,PE_{{({p})}})_j\right|}}{{\max_j |PE_{{({p + k},j)}}|}}"
+        rf" = {error:.1e}")
     if data.positional == "sinusoidal":
         body = step_body(step, lang, p=p, k=k, err=f"{error:.1e}")
     else:
-        body = t("lesson.sinusoids.learned", lang, err=f"{error:.2f}", max_len=pos.shape[0])
+        body = t("lesson.sinusoids.learned", lang, err=f"{error:.2f}", max_len=data.max_len)
     return StepView(step, step_title(step, lang), body, shape_str(pos.shape), latex, figure=fig)
 
 
