@@ -552,7 +552,7 @@ def test_shared_weights_and_cross_kv_are_checked_on_the_model():
     assert data.facts.tied and model.lm_head.weight is model.src.token.weight  # the same Parameter
     assert max(data.facts.cross_kv_error) < 1e-5
     view = every_view(KO_EN, "en")["shared_weights"]
-    assert r"\max\lvert W_{out} - E\rvert = 0.0e+00" in view.latex
+    assert r"\max\lvert W_{out} - E\rvert = 0.000" in view.latex
 
 
 def test_table_1_is_filled_in_with_this_sentences_n_and_the_models_d():

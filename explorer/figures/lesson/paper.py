@@ -31,6 +31,19 @@ CONV_KERNEL = 3  # k of Table 1's convolutional row, for the numbers only
 _COLORS = ("#1a73e8", "#d93025", "#188038", "#9334e6")
 
 
+def _sci(x: float) -> str:
+    """A small number for KaTeX: 4.8 x 10^-8, not 4.8e-08."""
+    if x == 0 or 1e-3 <= abs(x) < 1e4:
+        return f"{x:.3f}"
+    mantissa, exponent = f"{x:.1e}".split("e")
+    return rf"{mantissa}\times 10^{{{int(exponent)}}}"
+
+
+def _par(x: float) -> str:
+    """A factor in a product: negative numbers in parentheses."""
+    return f"({x:.3f})" if x < 0 else f"{x:.3f}"
+
+
 def _lines(*parts: str) -> str:
     return r"\begin{gathered}" + r" \\ ".join(p for p in parts if p) + r"\end{gathered}"
 
@@ -119,12 +132,13 @@ def _sinusoids_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
         r"\begin{pmatrix}\cos k\omega_i & \sin k\omega_i\\ -\sin k\omega_i & \cos k\omega_i\end{pmatrix}"
         r"\begin{pmatrix}PE_{(pos,2i)}\\PE_{(pos,2i+1)}\end{pmatrix},\quad \omega_i = 10000^{-2i/" + str(d) + "}",
         rf"i = 0:\ \sin({p + k}) = \sin({p})\cos({k}) + \cos({p})\sin({k}) = "
-        rf"{pos[p, 0]:.3f}\cdot{math.cos(k * omega0):.3f}"
-        rf" + {pos[p, 1]:.3f}\cdot{math.sin(k * omega0):.3f} = {predicted[0]:.3f}",
+        rf"{_par(pos[p, 0])}\cdot{_par(math.cos(k * omega0))}"
+        rf" + {_par(pos[p, 1])}\cdot{_par(math.sin(k * omega0))} = {predicted[0]:.3f}",
         rf"\frac{{\max_j \left|PE_{{({p + k},j)}} - (R\,PE_{{({p})}})_j\right|}}{{\max_j |PE_{{({p + k},j)}}|}}"
-        rf" = {error:.1e}")
+        rf" = {_sci(error)}")
     if data.positional == "sinusoidal":
-        body = step_body(step, lang, p=p, k=k, err=f"{error:.1e}")
+        body = step_body(step, lang, p=p, k=k, err=_sci(error).replace(r"\times 10^", " × 10^").replace("{", "")
+                         .replace("}", ""))
     else:
         body = t("lesson.sinusoids.learned", lang, err=f"{error:.2f}", max_len=data.max_len)
     return StepView(step, step_title(step, lang), body, shape_str(pos.shape), latex, figure=fig)
@@ -200,7 +214,7 @@ def _decoder_layer_step(step: LessonStep, data: LessonData, lang: str) -> StepVi
     worst = max(errors) if errors else float("nan")
     s = int(tr["src.ids"].shape[1])
     kv = (rf"K^{{(\ell)}} = \text{{memory}}\,W_K^{{(\ell)}},\ V^{{(\ell)}} = \text{{memory}}\,W_V^{{(\ell)}}\ "
-          rf"(\ell = 0..{n_layers - 1}):\ \max\lvert \Delta\rvert = {worst:.1e},\quad K^{{(\ell)}} \in "
+          rf"(\ell = 0..{n_layers - 1}):\ \max\lvert \Delta\rvert = {_sci(worst)},\quad K^{{(\ell)}} \in "
           rf"\mathbb{{R}}^{{{data.info.n_heads}\times {s}\times {data.d_k}}}")
     fig = figures.vectors_heatmap(panels, data.tgt_tokens, title=t("lesson.decoder_layer.fig", lang), lang=lang,
                                   row_title=t("fig.decoder_input_axis", lang))
@@ -229,8 +243,8 @@ def _shared_weights_step(step: LessonStep, data: LessonData, lang: str) -> StepV
     difference = float(np.abs(embedding - weight).max())
     vocab, d = embedding.shape
     latex = _lines(rf"\text{{logits}} = h\,E^\top + b,\quad E \in \mathbb{{R}}^{{{vocab}\times {d}}}",
-                   rf"\max\lvert W_{{out}} - E\rvert = {difference:.1e},\quad "
-                   rf"\max\lvert h E^\top + b - \text{{logits}}\rvert = {logits_error:.1e}",
+                   rf"\max\lvert W_{{out}} - E\rvert = {_sci(difference)},\quad "
+                   rf"\max\lvert h E^\top + b - \text{{logits}}\rvert = {_sci(logits_error)}",
                    r"\text{embedding: } E[\mathrm{id}]" + (r"\cdot\sqrt{d_{model}}" if data.scale_embedding else ""))
     key = "lesson.shared_weights.body" if facts.tied else "lesson.shared_weights.separate"
     body = t(key, lang, v=vocab, d=d, saved=f"{2 * vocab * d:,}")
@@ -313,7 +327,7 @@ def _training_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     ce, smoothed, n = training_losses(data)
     latex = _lines(rf"\text{{lrate}} = d_{{model}}^{{-0.5}}\cdot\min(\text{{step}}^{{-0.5}},\ \text{{step}}\cdot"
                    rf"\text{{warmup}}^{{-1.5}}),\quad d_{{model}} = {d},\ \text{{warmup}} = {WARMUP_STEPS}",
-                   rf"\text{{peak}} = {d}^{{-0.5}}\cdot {WARMUP_STEPS}^{{-0.5}} = {peak:.2e}",
+                   rf"\text{{peak}} = {d}^{{-0.5}}\cdot {WARMUP_STEPS}^{{-0.5}} = {_sci(peak)}",
                    rf"\mathcal{{L}} = -\frac{{1}}{{{n}}}\sum_t \log P(y_{{t+1}}\mid y_{{\le t}}, x) = {ce:.3f},\quad "
                    rf"\epsilon_{{ls}} = {LABEL_SMOOTHING}:\ {smoothed:.3f},\quad P_{{drop}} = {P_DROP}")
     body = step_body(step, lang, n=n, ce=f"{ce:.3f}", smooth=f"{smoothed:.3f}")
