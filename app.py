@@ -39,6 +39,7 @@ SECTIONS: dict[str, list[tuple[str, str, str, str | None]]] = {
     ],
     "nav.section_lesson": [
         ("pages/lesson.py", "nav.lesson", ":material/school:", "lesson"),
+        ("pages/glossary.py", "nav.glossary", ":material/menu_book:", "glossary"),
     ],
 }
 PAGES = [page for pages in SECTIONS.values() for page in pages]

@@ -24,7 +24,13 @@ from explorer.i18n import t
 from explorer.services import current_view, get_model, sampling_distribution
 from explorer.state import labels_for, lang, settings, tr
 from explorer.widgets import chart, download_matrix, encoder_only_notice, index_picker, page_header
-from transformer_core.inference.generation import MAX_BEAM_WIDTH, STRATEGIES, DecodingSettings
+from transformer_core.inference.generation import (
+    MAX_BEAM_WIDTH,
+    PAPER_BEAM_WIDTH,
+    PAPER_LENGTH_PENALTY,
+    STRATEGIES,
+    DecodingSettings,
+)
 from transformer_core.tracing.names import CAUSAL_MASK, LOGITS, AttentionKind, Head
 
 ensure_frame()
@@ -60,11 +66,13 @@ def strategy_controls() -> DecodingSettings:
                                 top_p=float(top_p) if top_p < 1.0 else None, seed=int(seed))
     if strategy == "beam":
         c1, c2 = st.columns(2)
-        width = c1.slider(tr("gen.beam_width"), 1, MAX_BEAM_WIDTH, DEFAULTS.beam_width, key="beams",
+        width = c1.slider(tr("gen.beam_width"), 1, MAX_BEAM_WIDTH, PAPER_BEAM_WIDTH, key="beams",
                           bind="query-params", help=tr("gen.beam_width_help"))
-        penalty = c2.slider(tr("gen.length_penalty"), 0.0, 2.0, DEFAULTS.length_penalty, 0.1, key="length_penalty",
+        # the paper's defaults (section 6.1): width 4, alpha 0.6 with GNMT's length penalty
+        penalty = c2.slider(tr("gen.length_penalty"), 0.0, 2.0, PAPER_LENGTH_PENALTY, 0.1, key="length_penalty",
                             bind="query-params", help=tr("gen.length_penalty_help"))
-        return DecodingSettings("beam", beam_width=int(width), length_penalty=float(penalty))
+        st.caption(tr("gen.beam_rule"))
+        return DecodingSettings("beam", beam_width=int(width), length_penalty=float(penalty), length_rule="gnmt")
     return DecodingSettings()
 
 
@@ -73,6 +81,12 @@ def output_block(view, decoding: DecodingSettings) -> None:
     st.markdown(f"**{tr('gen.output', strategy=tr(f'gen.strategy_{decoding.strategy}'))}**")
     st.code(traced.output_text or tr("gen.output_empty"), language=None, wrap_lines=True)
     st.caption(tr("gen.timing", decode_ms=traced.decode_seconds * 1000, forward_ms=traced.forward_seconds * 1000))
+
+
+def written_tokens(traced) -> list[str]:
+    """Row t of cross-attention is the query at decoder position t, which writes output token t: the token the
+    strategy chose there ("—" for a last row the output never used)."""
+    return [tok or "—" for tok in (traced.chosen_tokens or traced.predicted_tokens)]
 
 
 @st.fragment
@@ -86,12 +100,16 @@ def attention_section(view) -> None:
     self_ref, cross_ref = Head(AttentionKind.DECODER_SELF, layer, 0), Head(AttentionKind.CROSS, layer, 0)
     chart(figures.heads_grid(trace.numpy(self_ref.name()), tgt, tgt, title=t("dec.self_heads", code, layer=layer),
                              lang=code), f"decoder_L{layer}_self_heads")
-    chart(figures.heads_grid(trace.numpy(cross_ref.name()), tgt, src, title=t("dec.cross_heads", code, layer=layer),
-                             lang=code, col_title=t("fig.source_axis", code)), f"decoder_L{layer}_cross_heads")
+    written = written_tokens(traced)  # cross-attention rows: the output token being written (as on every page)
+    chart(figures.heads_grid(trace.numpy(cross_ref.name()), written, src,
+                             title=t("dec.cross_heads", code, layer=layer), lang=code,
+                             row_title=t("fig.written_axis", code), col_title=t("fig.source_axis", code)),
+          f"decoder_L{layer}_cross_heads")
     st.caption(tr("dec.download_layer", layer=layer))
     heads = [f"H{h}" for h in range(trace.layout.n_heads)]
-    tgt_labels, src_labels = figures.unique_labels(tgt, escape=False), figures.unique_labels(src, escape=False)
-    download_matrix(trace.numpy(cross_ref.name()), tgt_labels, src_labels, f"decoder_L{layer}_all_heads_cross",
+    written_labels = figures.unique_labels(written, escape=False)
+    src_labels = figures.unique_labels(src, escape=False)
+    download_matrix(trace.numpy(cross_ref.name()), written_labels, src_labels, f"decoder_L{layer}_all_heads_cross",
                     key="dec_layer_download", head_labels=heads)
 
 
@@ -117,7 +135,8 @@ def head_section(view, layer: int) -> None:
                         key="dec_self_download")
     with right:
         st.caption(f"{tr('dec.download_cross')} (L{layer} H{head})")
-        download_matrix(head_matrix(trace, cross), tgt_labels, src_labels, f"decoder_L{layer}_H{head}_cross_weights",
+        download_matrix(head_matrix(trace, cross), figures.unique_labels(written_tokens(traced), escape=False),
+                        src_labels, f"decoder_L{layer}_H{head}_cross_weights",
                         key="dec_cross_download")
 
 

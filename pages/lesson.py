@@ -1,7 +1,7 @@
 """Lesson (/lesson): a guided path through "Attention Is All You Need" on the sidebar's sentence, one step
 per screen; predict-then-reveal questions; a projector mode (?present=1, → / ← keys) and a QR code that
-opens the same sentence and step on a phone. The steps, figures and answers come from explorer.figures/lesson.py;
-this page only lays them out.
+opens the same sentence and step on a phone. The steps, figures and answers come from the package
+explorer/figures/lesson/; this page only lays them out.
 
 URL: `step` (1-based) and `present=1` live in the query next to the sidebar's text/model/lang.
 """

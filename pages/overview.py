@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+import transformer_core as core
 from explorer.figures.steps import shape_str
 from explorer.figures.tokenization import from_tokens
 from explorer.figures.vocab import marked_text_markdown, unknown_words_from_pieces
@@ -45,6 +46,10 @@ if view is not None:
     n_out = max(len(traced.tgt_tokens) - 1, 0)
     m5.metric(tr("overview.tokens"), f"{len(traced.src_tokens)} → {n_out}" if traced.has_decoder
               else str(len(traced.src_tokens)))
+    # Table 3 of the paper beside this model's own count (a tied matrix counted once)
+    st.caption(tr("overview.params", n=f"{core.model_parameters(view.loaded.model):,}",
+                  base=f"{core.PAPER_PARAMETERS['base'] // 1_000_000}",
+                  big=f"{core.PAPER_PARAMETERS['big'] // 1_000_000}"))
     if view.loaded.description:
         with st.expander(tr("overview.description")):
             st.text(view.loaded.description)
@@ -69,12 +74,15 @@ if view is not None:
         st.markdown("<div style='text-align:center;font-size:1.3rem;line-height:1'>↓</div>", unsafe_allow_html=True)
 
     enc_col, dec_col = st.columns(2) if traced.has_decoder else (st.container(), None)
+    # what this model adds to a token's embedding: BERT learns positions and does not scale by √d_model
+    embed_key = "overview.box_embed_learned" if cfg.positional == "learned" else \
+        "overview.box_embed" if cfg.scale_embedding else "overview.box_embed_unscaled"
     with enc_col:
         st.markdown(f"#### {tr('overview.encoder')}")
         box(tr("overview.box_tokens"), [("src.ids", shapes["src.ids"])], "pages/tokens.py", "nav.tokens",
             "box_src_tokens")
         arrow()
-        box(tr("overview.box_embed"), [("src.embed", shapes["src.embed"]), ("src.pos", shapes["src.pos"]),
+        box(tr(embed_key), [("src.embed", shapes["src.embed"]), ("src.pos", shapes["src.pos"]),
                                        ("src.input", shapes["src.input"])],
             "pages/embeddings.py", "nav.embeddings", "box_src_embed")
         arrow()
@@ -92,7 +100,7 @@ if view is not None:
             box(tr("overview.box_tgt_tokens"), [("tgt.ids", shapes["tgt.ids"])], "pages/tokens.py", "nav.tokens",
                 "box_tgt_tokens")
             arrow()
-            box(tr("overview.box_embed"), [("tgt.embed", shapes["tgt.embed"]), ("tgt.input", shapes["tgt.input"])],
+            box(tr(embed_key), [("tgt.embed", shapes["tgt.embed"]), ("tgt.input", shapes["tgt.input"])],
                 "pages/embeddings.py", "nav.embeddings", "box_tgt_embed")
             arrow()
             box(tr("overview.box_decoder_layers", n=layout.decoder_layers),

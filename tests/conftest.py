@@ -40,7 +40,8 @@ def build_word_tokenizer(words: list[str]):
 
 def tiny_config(**overrides) -> TransformerConfig:
     values = dict(src_vocab_size=len(TINY_WORDS) + 4, tgt_vocab_size=len(TINY_WORDS) + 4, d_model=16, n_heads=2,
-                  n_encoder_layers=2, n_decoder_layers=2, d_ff=32, dropout=0.0, max_len=32)
+                  n_encoder_layers=2, n_decoder_layers=2, d_ff=32, dropout=0.0, max_len=32,
+                  share_embeddings=False)
     values.update(overrides)
     return TransformerConfig(**values)
 

@@ -43,7 +43,7 @@ def small_model(**overrides) -> Transformer:
     """A seeded random 2+2-layer model in eval mode (vocabulary 30, d_model 24, 3 heads, max_len 20)."""
     torch.manual_seed(0)
     values = dict(src_vocab_size=30, tgt_vocab_size=30, d_model=24, n_heads=3, n_encoder_layers=2,
-                  n_decoder_layers=2, d_ff=40, dropout=0.1, max_len=20)
+                  n_decoder_layers=2, d_ff=40, dropout=0.1, max_len=20, share_embeddings=False)
     values.update(overrides)
     return Transformer(TransformerConfig(**values)).eval()
 

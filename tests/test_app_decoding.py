@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 from functools import cache
 
@@ -104,3 +105,21 @@ def test_the_kv_cache_view_follows_its_layer_and_head_pickers():
     at.segmented_control(key="kv_head").set_value(2).run()
     assert not at.exception
     assert "단계 0의 KV 캐시 (층 1, 헤드 2)" in titles(at)
+
+
+def test_beam_search_opens_with_the_papers_width_and_alpha_and_says_which_penalty():
+    at = open_decoder(strategy="beam")
+    assert at.slider(key="beams").value == 4 and at.slider(key="length_penalty").value == pytest.approx(0.6)
+    assert any("((5 + |Y|) / 6)^α" in caption.value for caption in at.caption)
+    expected = core.trace_text(loaded(), TEXT, decoding=DecodingSettings("beam", beam_width=4, length_penalty=0.6,
+                                                                        length_rule="gnmt"))
+    assert shown_output(at) == expected.output_text
+
+
+def test_cross_attention_rows_are_the_output_tokens_being_written():
+    traced = core.trace_text(loaded(), TEXT)
+    at = open_decoder()
+    grid = chart_with_title(at, "크로스 어텐션 (출력 × 원문)")
+    rows = [html.unescape(label).split("·")[0] for label in grid["data"][0]["y"]]  # plotly labels are escaped
+    assert rows == list(traced.chosen_tokens)  # row t writes output token t; the decoder input starts with <s>
+    assert rows[0] != traced.tgt_tokens[0]

@@ -393,9 +393,9 @@ def test_exports_round_trip():
     assert frame.loc["고양이가", "b"] == pytest.approx(0.75) and np.isneginf(frame.loc["the·1", "b"])
     maps = np.arange(2 * 2 * 3, dtype=np.float32).reshape(2, 2, 3)
     long = pd.read_csv(io.BytesIO(export.stack_csv(maps, ["q0", "q1"], ["k0", "k1", "k2"], ["H0", "H1"])))
-    assert list(long.columns) == ["head", "query", "key", "value"] and len(long) == 12
+    assert list(long.columns) == ["head", "query", "key", "weight"] and len(long) == 12
     row = long[(long["head"] == "H1") & (long["query"] == "q0") & (long["key"] == "k2")]
-    assert float(row["value"].iloc[0]) == maps[1, 0, 2]
+    assert float(row["weight"].iloc[0]) == maps[1, 0, 2]
 
 
 def test_step_rows_and_strongest_key():

@@ -186,7 +186,8 @@ def test_a_beam_score_is_the_log_probability_of_its_output_over_length_to_the_pe
     with torch.no_grad():
         model.lm_head.bias[model.config.eos_token_id] += 3.0  # finish within the limit
     src = padded_sources()
-    result = generate(model, src, strategy="beam", beam_width=3, length_penalty=length_penalty, max_new_tokens=30)
+    result = generate(model, src, strategy="beam", beam_width=3, length_penalty=length_penalty, length_rule="power",
+                      max_new_tokens=30)
     for row in range(src.shape[0]):
         tokens = [*result.tokens(row), model.config.eos_token_id]
         tgt = torch.tensor([[model.config.bos_token_id, *tokens[:-1]]])
@@ -194,6 +195,26 @@ def test_a_beam_score_is_the_log_probability_of_its_output_over_length_to_the_pe
             log_probs = torch.log_softmax(model(src[row: row + 1], tgt)[0], dim=-1)  # [T,V], teacher-forced
         total = sum(float(log_probs[t, token]) for t, token in enumerate(tokens))
         assert result.beam_scores[row] == pytest.approx(total / len(tokens) ** length_penalty, abs=1e-4)
+
+
+def test_beam_search_by_default_is_the_papers_width_4_and_gnmts_length_penalty_at_alpha_0_6():
+    model = random_model()
+    with torch.no_grad():
+        model.lm_head.bias[model.config.eos_token_id] += 3.0  # finish within the limit
+    src = padded_sources()
+    result = generate(model, src, strategy="beam", max_new_tokens=30)
+    assert (result.settings.beam_width, result.settings.length_penalty, result.settings.length_rule) == (4, 0.6,
+                                                                                                          "gnmt")
+    for row in range(src.shape[0]):
+        tokens = [*result.tokens(row), model.config.eos_token_id]
+        tgt = torch.tensor([[model.config.bos_token_id, *tokens[:-1]]])
+        with torch.no_grad():
+            log_probs = torch.log_softmax(model(src[row: row + 1], tgt)[0], dim=-1)  # [T,V], teacher-forced
+        total = sum(float(log_probs[t, token]) for t, token in enumerate(tokens))
+        gnmt = ((5 + len(tokens)) / 6) ** 0.6  # Wu et al. 2016, eq. 14, as the paper's section 6.1 uses it
+        assert result.beam_scores[row] == pytest.approx(total / gnmt, abs=1e-4)
+    with pytest.raises(ValueError, match="length rule"):
+        generate(model, src, strategy="beam", length_rule="average")
 
 
 def test_a_wider_beam_scores_at_least_as_well_as_greedy_on_summed_log_probability():
@@ -297,7 +318,7 @@ def test_sampling_distributions_show_temperature_then_the_renormalised_cut():
 def test_decoding_settings_pass_only_the_strategys_knobs():
     assert DecodingSettings().kwargs() == {"strategy": "greedy"}
     assert DecodingSettings("beam", beam_width=2).kwargs() == {"strategy": "beam", "beam_width": 2,
-                                                               "length_penalty": 1.0}
+                                                               "length_penalty": 0.6, "length_rule": "gnmt"}
     assert DecodingSettings("sample", top_k=5).kwargs()["top_k"] == 5
     with pytest.raises(ValueError, match="strategy"):
         generate(random_model(), padded_sources(), strategy="nucleus")

@@ -17,6 +17,8 @@ from explorer.figures import lesson
 from explorer.i18n import STRINGS
 
 ROOT = Path(__file__).resolve().parent.parent
+DECODER_STEPS = {"causal_mask", "decoder_layer", "cross_attention", "next_token", "shared_weights", "decoding",
+                 "training"}
 KO_EN = "ko-en-toy"
 ENCODER = "minilm-l6"
 KO_SENTENCES = ["고양이가 공원에서 생선을 먹었다.", "학생이 책을 읽는다.", "개가 아이를 보지 않았다.",
@@ -26,6 +28,11 @@ AVAILABLE = {info.name for info in core.list_models() if info.available}
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")  # as app.py runs: one torch thread
 
+
+
+def number_of(step_id: str) -> int:
+    """The 1-based number of a step (the numbers move when steps are added; tests name steps by id)."""
+    return next(s.number for s in lesson.lesson_steps() if s.id == step_id)
 
 
 def need(model: str) -> None:
@@ -48,16 +55,17 @@ def lesson_data(model: str, text: str) -> lesson.LessonData:
 # The path
 
 
-def test_the_path_follows_the_paper_in_twelve_to_sixteen_numbered_steps():
+def test_the_path_follows_the_forward_pass_in_at_least_eighteen_numbered_steps():
     steps = lesson.lesson_steps()
-    assert 12 <= len(steps) <= 16
+    assert 18 <= len(steps) <= 24
     assert [s.number for s in steps] == list(range(1, len(steps) + 1))
     ids = [s.id for s in steps]
     assert len(set(ids)) == len(ids)
-    order = ["tokens", "embedding", "position", "scores", "softmax", "values", "multihead", "addnorm", "ffn",
-             "encoder_layer", "causal_mask", "cross_attention", "next_token", "full_picture"]
-    assert [i for i in ids if i in order] == order  # the paper's order
-    assert {s.id for s in steps if s.decoder} == {"causal_mask", "cross_attention", "next_token"}
+    order = ["tokens", "embedding", "position", "sinusoids", "why_attention", "scores", "softmax", "scaling",
+             "values", "multihead", "addnorm", "ffn", "encoder_layer", "causal_mask", "decoder_layer",
+             "cross_attention", "next_token", "shared_weights", "decoding", "training", "full_picture"]
+    assert [i for i in ids if i in order] == order  # the forward pass, "why" steps where their question comes up
+    assert {s.id for s in steps if s.decoder} == DECODER_STEPS
     for step in steps:
         assert (ROOT / step.page).is_file(), step.page
         for part in ("title", "body") if step.id != "full_picture" else ("title",):
@@ -80,7 +88,7 @@ def test_an_encoder_only_model_skips_the_decoder_steps_both_ways():
     assert lesson.neighbour(last_encoder, +1, has_decoder=True) == by_id["causal_mask"]
     assert lesson.neighbour(1, -1, has_decoder=True) == 1  # the ends stay put
     assert lesson.neighbour(len(steps), +1, has_decoder=True) == len(steps)
-    assert [s.id for s in lesson.skipped_steps(False)] == ["causal_mask", "cross_attention", "next_token"]
+    assert {s.id for s in lesson.skipped_steps(False)} == DECODER_STEPS
     assert lesson.skipped_steps(True) == []
 
 
@@ -195,7 +203,7 @@ def test_every_available_step_builds_one_figure_a_shape_and_an_equation(model: s
         assert json.loads(view.shape) in list(shapes.values()), (step.id, view.shape)
         if view.figure is not None:
             assert view.figure.layout.title.text
-    scores = lesson.build_step(lesson.lesson_steps()[4], data, lang)
+    scores = lesson.build_step(lesson.lesson_steps()[number_of("scores") - 1], data, lang)
     i, head = lesson.focus_query(data), lesson.focus_head(data)
     bars = np.asarray(scores.figure.data[0].x, dtype=np.float32)
     assert np.allclose(bars, data.trace.numpy("encoder.0.self_attn.scores")[head][i])  # the traced numbers
@@ -205,7 +213,7 @@ def test_token_text_in_figure_titles_is_escaped():
     need(KO_EN)
     data = lesson_data(KO_EN, KO_SENTENCES[0])
     hostile = lesson.LessonData(**{**data.__dict__, "src_tokens": ["<b>x</b>", *data.src_tokens[1:]]})
-    view = lesson.build_step(lesson.lesson_steps()[4], hostile, "en")
+    view = lesson.build_step(lesson.lesson_steps()[number_of("scores") - 1], hostile, "en")
     assert "<b>" not in view.figure.layout.title.text and "&lt;b&gt;" in view.figure.layout.title.text
 
 
@@ -373,9 +381,10 @@ def test_the_lesson_walks_every_step_in_both_languages(model: str, text: str, la
 @pytest.mark.slow
 def test_a_link_opens_its_step_and_projector_mode():
     need(KO_EN)
-    at = new_lesson(KO_EN, KO_SENTENCES[0], "en", step="8", present="1")
-    assert at.query_params["step"] == "8" and at.query_params["present"] == "1"
-    assert "Step 8 of 15" in at.subheader[0].value
+    step = str(number_of("multihead"))
+    at = new_lesson(KO_EN, KO_SENTENCES[0], "en", step=step, present="1")
+    assert at.query_params["step"] == step and at.query_params["present"] == "1"
+    assert f"Step {step} of {len(lesson.lesson_steps())}" in at.subheader[0].value
     assert at.toggle(key="lesson_present_toggle").value is True
     styles = [h.proto.body for h in at.get("html") if "<style>" in h.proto.body]
     assert styles and "stSidebar" in styles[0]
@@ -384,17 +393,17 @@ def test_a_link_opens_its_step_and_projector_mode():
     assert at.get("image"), "the QR code is on every projector step"
     at.toggle(key="lesson_present_toggle").set_value(False).run()
     assert "present" not in at.query_params and not [h for h in at.get("html") if "stSidebar" in h.proto.body]
-    assert at.query_params["step"] == "8"
+    assert at.query_params["step"] == step
 
 
 @pytest.mark.slow
 def test_a_decoder_step_on_an_encoder_model_explains_the_absence():
     need(ENCODER)
-    at = new_lesson(ENCODER, EN_SENTENCES[0], "en", step="13")
+    at = new_lesson(ENCODER, EN_SENTENCES[0], "en", step=str(number_of("cross_attention")))
     assert any("encoder-only" in i.value for i in at.info)
     assert not charts(at)
     at.button(key="lesson_next").click().run()
-    assert at.query_params["step"] == "15"
+    assert at.query_params["step"] == str(number_of("full_picture"))
 
 
 @pytest.mark.slow
@@ -410,10 +419,10 @@ def test_leaving_projector_mode_by_a_page_link_releases_the_arrow_keys():
 
 def test_empty_and_hostile_text_on_the_lesson_page():
     need(KO_EN)
-    at = new_lesson(KO_EN, "   ", "en", step="6")
+    at = new_lesson(KO_EN, "   ", "en", step=str(number_of("softmax")))
     assert at.info and not charts(at) and not at.error
     hostile = "<img src=x onerror=alert(1)> **bold** [link](http://example.com) $x$"
-    for step in ("1", "6", "13"):
+    for step in ("1", str(number_of("softmax")), str(number_of("cross_attention"))):
         at = new_lesson(KO_EN, hostile, "en", step=step)
         for element in list(at.markdown) + list(at.caption) + list(at.info) + list(at.success):
             assert "<img src=x" not in element.value and hostile not in element.value, step
@@ -421,3 +430,135 @@ def test_empty_and_hostile_text_on_the_lesson_page():
             assert "<img" not in html.proto.body, step
         for chart in charts(at):
             assert "<img" not in json.dumps(chart["layout"].get("title", {})), step
+
+
+# ------------------------------------------------------------------------------------------------
+# The text follows the chosen model (one check per bundled model), and the new steps' numbers are the
+# formulas written out here
+
+
+BUNDLED = ["ko-en-toy", "reverse", "paper-base", "minilm-l6"]
+PROBE = {"ko-en-toy": KO_SENTENCES[0], "reverse": "attention", "paper-base": KO_SENTENCES[1],
+         "minilm-l6": EN_SENTENCES[0]}
+
+
+@cache
+def every_view(model: str, lang: str) -> dict[str, lesson.StepView]:
+    data = lesson_data(model, PROBE[model])
+    return {s.id: lesson.build_step(s, data, lang) for s in lesson.lesson_steps()
+            if lesson.available(s, data.has_decoder)}
+
+
+def all_text(view: lesson.StepView) -> str:
+    return "\n".join([view.title, view.body, view.latex, view.focus, view.reveal])
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("model", BUNDLED)
+def test_the_lesson_text_follows_the_model(model: str, lang: str):
+    need(model)
+    config = loaded(model).config
+    views = every_view(model, lang)
+    assert len(lesson.lesson_steps()) >= 18
+    post_ln = r"\text{LayerNorm}(x + \text{MHA}(x))"
+    pre_ln = r"x + \text{MHA}(\text{LN}(x))"
+    layer = views["encoder_layer"].latex
+    if config.norm_first:  # reverse: the pre-LN formula, never the paper's post-LN one
+        assert pre_ln in layer and post_ln not in layer
+        assert "pre-LN" in views["addnorm"].latex and post_ln not in views["addnorm"].latex
+        assert STRINGS["lesson.addnorm.body_pre"][lang == "en"] in views["addnorm"].body
+    else:
+        assert post_ln in layer and pre_ln not in layer
+        assert r"\text{LayerNorm}(x + \text{MHA}(x))" in views["addnorm"].latex
+    scaled_sentence = t_("lesson.embedding.scaled", lang)
+    if not config.scale_embedding:  # MiniLM: never told it is multiplied by √d_model
+        for view in views.values():
+            assert scaled_sentence not in view.body, view.step.id
+            assert r"\sqrt{d_{model}} = \sqrt" not in view.latex and "E[id]·√d" not in str(view.figure), view.step.id
+        assert STRINGS["lesson.embedding.no_scale"][lang == "en"] in views["embedding"].body
+    else:
+        assert scaled_sentence in views["embedding"].body
+    untrained = STRINGS["lesson.untrained"][lang == "en"].split("{name}")[1][:12]
+    for view in views.values():  # paper-base: "untrained" on every step; the trained models: never
+        assert (untrained in view.body) is (not loaded(model).trained), view.step.id
+    ko_en_sentence = STRINGS["lesson.cross_attention.task_ko_en"][lang == "en"]
+    korean_english = [v.step.id for v in views.values() if ko_en_sentence in v.body
+                      or STRINGS["lesson.causal_mask.task_ko_en"][lang == "en"] in v.body]
+    assert (korean_english != []) is (model == "ko-en-toy"), korean_english
+    if model == "reverse":
+        assert STRINGS["lesson.cross_attention.task_reverse"][lang == "en"] in views["cross_attention"].body
+    if config.positional == "learned":
+        assert STRINGS["lesson.sinusoids.learned"][lang == "en"][:20] in views["sinusoids"].body
+
+
+def t_(key: str, lang: str) -> str:
+    """A catalog sentence up to its first placeholder (enough to find it in a body)."""
+    return STRINGS[key][lang == "en"].split("{")[0]
+
+
+def test_pe_of_pos_plus_k_is_a_rotation_of_pe_of_pos_in_the_models_table():
+    need(KO_EN)
+    data = lesson_data(KO_EN, KO_SENTENCES[0])
+    pos = data.trace["src.pos"].double().numpy()  # [S, d] (numpy() would drop a leading batch axis)
+    d = data.info.d_model
+    p, k = lesson.paper.rotation_positions(pos.shape[0])
+    assert k >= 1
+    omega = np.array([1.0 / 10000 ** (2 * i / d) for i in range(d // 2)])
+    expected = np.empty(d)  # the paper's formula at pos + k, written out
+    expected[0::2], expected[1::2] = np.sin((p + k) * omega), np.cos((p + k) * omega)
+    assert np.allclose(pos[p + k], expected, atol=1e-5)
+    assert np.allclose(lesson.paper.rotated(pos[p], k, d), expected, atol=1e-5)
+    minilm = lesson_data(ENCODER, EN_SENTENCES[0]) if ENCODER in AVAILABLE else None
+    if minilm is not None:  # learned positions: no rotation
+        learned = minilm.trace["src.pos"].double().numpy()
+        miss = np.abs(lesson.paper.rotated(learned[1], 2, minilm.info.d_model) - learned[3]).max()
+        assert miss > 0.1 * np.abs(learned[3]).max()  # sinusoids: below 1e-5 of it
+
+
+def test_the_training_step_numbers_are_the_papers_formulas_and_torchs_losses():
+    import torch
+
+    need(KO_EN)
+    data = lesson_data(KO_EN, KO_SENTENCES[0])
+    d = data.info.d_model
+    assert lesson.paper.learning_rate(np.array([4000]), d)[0] == pytest.approx(d ** -0.5 * 4000 ** -0.5)
+    assert lesson.paper.learning_rate(np.array([100]), d)[0] == pytest.approx(d ** -0.5 * 100 * 4000 ** -1.5)
+    assert lesson.paper.learning_rate(np.array([16000]), d)[0] == pytest.approx(d ** -0.5 * 16000 ** -0.5)
+    ce, smoothed, n = lesson.paper.training_losses(data)
+    logits = torch.as_tensor(data.trace.numpy("logits")[:n]).double()
+    targets = torch.as_tensor(data.trace.numpy("tgt.ids")[1:n + 1]).long()
+    assert ce == pytest.approx(float(torch.nn.functional.cross_entropy(logits, targets)), abs=1e-6)
+    assert smoothed == pytest.approx(float(torch.nn.functional.cross_entropy(logits, targets, label_smoothing=0.1)),
+                                     abs=1e-6)
+
+
+def test_the_decoding_step_scores_with_gnmts_penalty():
+    need(KO_EN)
+    data = lesson_data(KO_EN, KO_SENTENCES[0])
+    assert lesson.paper.gnmt_penalty(7) == pytest.approx(((5 + 7) / 6) ** 0.6)
+    log_p, length = lesson.paper.output_log_probability(data)
+    logits = data.trace.numpy("logits").astype(np.float64)
+    log_probs = logits - np.log(np.exp(logits - logits.max(-1, keepdims=True)).sum(-1, keepdims=True)) \
+        - logits.max(-1, keepdims=True)
+    written = [*[int(i) for i in data.trace.numpy("tgt.ids")][1:], data.tokenizer.eos_token_id]
+    assert length == len(written)
+    assert log_p == pytest.approx(sum(log_probs[t, w] for t, w in enumerate(written)), abs=1e-6)
+
+
+def test_shared_weights_and_cross_kv_are_checked_on_the_model():
+    need(KO_EN)
+    data = lesson_data(KO_EN, KO_SENTENCES[0])
+    model = loaded(KO_EN).model
+    assert data.facts.tied and model.lm_head.weight is model.src.token.weight  # the same Parameter
+    assert max(data.facts.cross_kv_error) < 1e-5
+    view = every_view(KO_EN, "en")["shared_weights"]
+    assert r"\max\lvert W_{out} - E\rvert = 0.000" in view.latex
+
+
+def test_table_1_is_filled_in_with_this_sentences_n_and_the_models_d():
+    need(KO_EN)
+    data = lesson_data(KO_EN, KO_SENTENCES[0])
+    n, d = data.n_src, data.info.d_model
+    table = every_view(KO_EN, "en")["why_attention"].table
+    assert table.iloc[0, 2] == f"{n * n * d:,}" and table.iloc[1, 2] == f"{n * d * d:,}"
+    assert table.iloc[1, 5] == n and table.iloc[0, 5] == 1

@@ -26,6 +26,31 @@ def test_config_defaults_are_the_papers_base_model():
         512, 8, 6, 6, 2048, 0.1)
     assert cfg.d_k == 64 and cfg.norm_first is False and cfg.final_norm is False
     assert cfg.activation == "relu" and cfg.positional == "sinusoidal"
+    assert cfg.share_embeddings is True  # section 3.4: one matrix for both embeddings and the output layer
+
+
+def _paper_parameter_count(d: int, d_ff: int, n: int, vocab: int, shared: bool) -> int:
+    """The base model's parameters written out by hand from the paper's figure 1 (biases included)."""
+    attention = 4 * (d * d + d)  # W^Q, W^K, W^V, W^O with biases
+    ffn = d * d_ff + d_ff + d_ff * d + d
+    norm = 2 * d  # gamma and beta
+    encoder = n * (attention + ffn + 2 * norm)
+    decoder = n * (2 * attention + ffn + 3 * norm)
+    embeddings = vocab * d if shared else 3 * vocab * d  # src, tgt, pre-softmax
+    return embeddings + encoder + decoder + vocab  # + the output layer's bias
+
+
+def test_the_default_model_has_the_papers_parameter_count_with_shared_embeddings():
+    import transformer_core as tc
+
+    cfg = TransformerConfig(n_encoder_layers=1, n_decoder_layers=1)  # one layer each: fast to build
+    per_layer = _paper_parameter_count(512, 2048, 1, 37000, True) - _paper_parameter_count(512, 2048, 0, 37000, True)
+    assert tc.model_parameters(Transformer(cfg)) == _paper_parameter_count(512, 2048, 1, 37000, True)
+    base = _paper_parameter_count(512, 2048, 0, 37000, True) + 6 * per_layer
+    assert base == _paper_parameter_count(512, 2048, 6, 37000, True)
+    assert abs(base - tc.PAPER_PARAMETERS["base"]) / tc.PAPER_PARAMETERS["base"] < 0.04  # 63.1 M vs Table 3's 65 M
+    unshared = Transformer(TransformerConfig(n_encoder_layers=1, n_decoder_layers=1, share_embeddings=False))
+    assert tc.model_parameters(unshared) == _paper_parameter_count(512, 2048, 1, 37000, False)
 
 
 def test_config_rejects_heads_that_do_not_divide_d_model():

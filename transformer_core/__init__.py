@@ -15,11 +15,11 @@ from transformer_core.io.loading import (
     list_models,
     load,
 )
-from transformer_core.models.config import TransformerConfig
+from transformer_core.models.config import PAPER_PARAMETERS, TransformerConfig, model_parameters
 from transformer_core.models.transformer import Transformer
 from transformer_core.tracing.trace import Trace
 
 __all__ = [
-    "DEFAULT_MODEL", "LoadedModel", "ModelInfo", "ModelUnavailableError", "TextTrace", "Trace",
-    "Transformer", "TransformerConfig", "list_models", "load", "trace_text",
+    "DEFAULT_MODEL", "PAPER_PARAMETERS", "LoadedModel", "ModelInfo", "ModelUnavailableError", "TextTrace", "Trace",
+    "Transformer", "TransformerConfig", "list_models", "load", "model_parameters", "trace_text",
 ]

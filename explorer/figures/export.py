@@ -24,7 +24,7 @@ def matrix_csv(matrix: np.ndarray, row_labels: Sequence[str], col_labels: Sequen
 
 def stack_csv(maps: np.ndarray, row_labels: Sequence[str], col_labels: Sequence[str],
               head_labels: Sequence[str] | None = None) -> bytes:
-    """[N, rows, cols] maps (e.g. every head of a layer) as long-format CSV: head, query, key, value."""
+    """[N, rows, cols] maps (e.g. every head of a layer) as long-format CSV: head, query, key, weight."""
     maps = np.asarray(maps, dtype=np.float32)
     n, rows, cols = maps.shape
     heads = list(head_labels or [str(h) for h in range(n)])
@@ -32,6 +32,6 @@ def stack_csv(maps: np.ndarray, row_labels: Sequence[str], col_labels: Sequence[
         "head": np.repeat(heads, rows * cols),
         "query": np.tile(np.repeat(list(row_labels), cols), n),
         "key": np.tile(list(col_labels), n * rows),
-        "value": maps.reshape(-1),
+        "weight": maps.reshape(-1),
     })
     return frame.to_csv(index=False).encode("utf-8")

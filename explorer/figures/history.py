@@ -50,14 +50,14 @@ def alignment_figure(matrix: np.ndarray, row_tokens: list[str], col_tokens: list
                      lang: str) -> go.Figure:
     """One [T, S] alignment map: rows = the output word each step writes, columns = source tokens."""
     return attention_heatmap(matrix, row_tokens, col_tokens, title=title, lang=lang,
-                             row_title=t("hist.axis_written", lang), col_title=t("fig.source_axis", lang))
+                             row_title=t("fig.written_axis", lang), col_title=t("fig.source_axis", lang))
 
 
 def heads_figure(weights: np.ndarray, row_tokens: list[str], col_tokens: list[str], *, title: str,
                  lang: str) -> go.Figure:
     """Every head's [T, S] cross-attention of one layer, in one figure."""
     return heads_grid(weights, row_tokens, col_tokens, title=title, lang=lang,
-                      row_title=t("hist.axis_written", lang), col_title=t("fig.source_axis", lang))
+                      row_title=t("fig.written_axis", lang), col_title=t("fig.source_axis", lang))
 
 
 # ------------------------------------------------------------------------------------------------

@@ -15,8 +15,11 @@ Strategies (every one batched, stopping at EOS or at the length limit):
   draw from what is left, with a seeded `torch.Generator` (same seed, same output). temperature 0
   means greedy.
 - beam: keeps `beam_width` hypotheses per source, ranked by summed log-probability; a hypothesis
-  that ends with EOS is finished and scored log P / length ** length_penalty; decoding stops when a
-  source has `beam_width` finished hypotheses (or at the limit) and returns the best one.
+  that ends with EOS is finished and scored log P / lp(|Y|), |Y| its length with EOS; decoding stops
+  when a source has `beam_width` finished hypotheses (or at the limit) and returns the best one.
+  The length penalty lp is GNMT's (Wu et al. 2016, eq. 14), the one the paper cites (section 6.1:
+  beam size 4, alpha = 0.6): lp(|Y|) = ((5 + |Y|) / 6) ** alpha (`length_rule="gnmt"`, the default);
+  `length_rule="power"` divides by |Y| ** alpha instead (alpha = 1: the mean log-probability).
 
 Patches (hooks.patching): with `patches` (or inside an outer `patching()` block) decoding always
 recomputes the whole prefix, because a patch may depend on the whole prefix (for example one that
@@ -47,6 +50,20 @@ if TYPE_CHECKING:  # model.py calls generate (Transformer.greedy_decode): no imp
 Strategy = Literal["greedy", "sample", "beam"]
 STRATEGIES: tuple[str, ...] = ("greedy", "sample", "beam")
 MAX_BEAM_WIDTH = 8
+LengthRule = Literal["gnmt", "power"]
+LENGTH_RULES: tuple[str, ...] = ("gnmt", "power")
+PAPER_BEAM_WIDTH = 4  # section 6.1: "beam search with a beam size of 4 and length penalty alpha = 0.6"
+PAPER_LENGTH_PENALTY = 0.6
+
+
+def length_penalty_factor(length: int, alpha: float, rule: LengthRule = "gnmt") -> float:
+    """What a finished hypothesis's summed log-probability is divided by: GNMT's ((5 + |Y|) / 6) ** alpha,
+    or |Y| ** alpha with rule "power"."""
+    if rule == "gnmt":
+        return ((5.0 + length) / 6.0) ** alpha
+    if rule == "power":
+        return float(length) ** alpha
+    raise ValueError(f"unknown length rule {rule!r}; choose one of {', '.join(LENGTH_RULES)}")
 
 
 @dataclass(frozen=True)
@@ -58,8 +75,9 @@ class DecodingSettings:
     top_k: int | None = None
     top_p: float | None = None
     seed: int = 0
-    beam_width: int = 4
-    length_penalty: float = 1.0
+    beam_width: int = PAPER_BEAM_WIDTH
+    length_penalty: float = PAPER_LENGTH_PENALTY  # alpha
+    length_rule: LengthRule = "gnmt"
 
     def kwargs(self) -> dict:
         """Keyword arguments for `generate` (only those the strategy uses)."""
@@ -67,7 +85,8 @@ class DecodingSettings:
             return {"strategy": "sample", "temperature": self.temperature, "top_k": self.top_k,
                     "top_p": self.top_p, "seed": self.seed}
         if self.strategy == "beam":
-            return {"strategy": "beam", "beam_width": self.beam_width, "length_penalty": self.length_penalty}
+            return {"strategy": "beam", "beam_width": self.beam_width, "length_penalty": self.length_penalty,
+                    "length_rule": self.length_rule}
         return {"strategy": "greedy"}
 
 
@@ -80,7 +99,7 @@ class BeamCandidate:
     log_prob: float  # summed log-probability of the whole hypothesis
     status: Literal["alive", "finished", "pruned"]
     slot: int  # its index among this step's alive hypotheses (alive only, else -1)
-    score: float  # the ranking score (finished: log_prob / length ** length_penalty; else log_prob)
+    score: float  # the ranking score (finished: log_prob / length_penalty_factor(length); else log_prob)
 
 
 @dataclass
@@ -206,7 +225,8 @@ def generate(model: Transformer, src_ids: torch.Tensor, src_mask: torch.Tensor |
              strategy: Strategy = "greedy", max_new_tokens: int | None = None,
              temperature: float = 1.0, top_k: int | None = None, top_p: float | None = None,
              seed: int | None = None, generator: torch.Generator | None = None,
-             beam_width: int = 4, length_penalty: float = 1.0,
+             beam_width: int = PAPER_BEAM_WIDTH, length_penalty: float = PAPER_LENGTH_PENALTY,
+             length_rule: LengthRule = "gnmt",
              use_cache: bool = True, patches: Mapping[str, Patch] | None = None,
              return_logits: bool = False,
              progress: Callable[[int, int], None] | None = None) -> GenerationResult:
@@ -233,7 +253,9 @@ def generate(model: Transformer, src_ids: torch.Tensor, src_mask: torch.Tensor |
             limit = step_limit(model, max_new_tokens)
             report = (lambda step: progress(step + 1, limit)) if progress is not None else (lambda step: None)
             if strategy == "beam":
-                result = _beam_search(model, stepper, src_ids.shape[0], limit, beam_width, length_penalty, report)
+                length_penalty_factor(1, length_penalty, length_rule)  # an unknown rule fails before decoding
+                result = _beam_search(model, stepper, src_ids.shape[0], limit, beam_width, length_penalty,
+                                      length_rule, report)
             else:
                 if strategy == "sample" and temperature > 0 and generator is None:
                     generator = torch.Generator(device=src_ids.device).manual_seed(0 if seed is None else seed)
@@ -244,7 +266,7 @@ def generate(model: Transformer, src_ids: torch.Tensor, src_mask: torch.Tensor |
         model.train(was_training)
     result.eos_id, result.pad_id = cfg.eos_token_id, cfg.pad_token_id
     result.settings = DecodingSettings(strategy, temperature, top_k, top_p, 0 if seed is None else seed,
-                                       beam_width, length_penalty)
+                                       beam_width, length_penalty, length_rule)
     return result
 
 
@@ -276,7 +298,8 @@ def _sample_or_greedy(model: Transformer, stepper: _Stepper, batch: int, limit: 
 
 
 def _beam_search(model: Transformer, stepper: _Stepper, batch: int, limit: int, width: int,
-                 length_penalty: float, report: Callable[[int], None]) -> GenerationResult:
+                 length_penalty: float, length_rule: LengthRule,
+                 report: Callable[[int], None]) -> GenerationResult:
     """Beam search over `batch` sources at once: rows b*W .. b*W+W-1 are source b's hypotheses."""
     if not 1 <= width <= MAX_BEAM_WIDTH:
         raise ValueError(f"beam width must be between 1 and {MAX_BEAM_WIDTH}, not {width}")
@@ -292,7 +315,7 @@ def _beam_search(model: Transformer, stepper: _Stepper, batch: int, limit: int, 
     closed = [False] * batch
 
     def penalised(log_prob: float, length: int) -> float:
-        return log_prob / (length ** length_penalty)
+        return log_prob / length_penalty_factor(length, length_penalty, length_rule)
 
     for step in range(limit):
         logits = stepper(prefix)  # [B*W, V]

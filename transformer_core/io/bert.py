@@ -93,6 +93,7 @@ def bert_config(raw: dict) -> TransformerConfig:
         positional="learned",
         layer_norm_eps=raw.get("layer_norm_eps", 1e-12),
         scale_embedding=False,
+        share_embeddings=False,  # encoder only: no output layer to share with
         embed_norm=True,
         type_vocab_size=raw.get("type_vocab_size", 2),
         pad_token_id=raw.get("pad_token_id", 0),

@@ -28,6 +28,7 @@ def config_from_nn_transformer(module: nn.Transformer, src_vocab_size: int, tgt_
         n_decoder_layers=len(module.decoder.layers), d_ff=first.linear1.out_features,
         dropout=first.dropout.p, norm_first=first.norm_first,
         final_norm=module.encoder.norm is not None, activation=activation, layer_norm_eps=first.norm1.eps,
+        share_embeddings=False,  # nn.Transformer has no embeddings: ours are loaded separately
     )
     values.update(overrides)
     return TransformerConfig(**values)

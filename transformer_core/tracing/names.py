@@ -89,6 +89,11 @@ def layer_name(stack: str, layer: int, tensor: str) -> str:
     return f"{stack}.{layer}.{tensor}"
 
 
+def layer_prefix(stack: str, layer: int) -> str:
+    """The prefix every name of one layer starts with: layer_prefix('encoder', 1) == 'encoder.1'."""
+    return layer_name(stack, layer, "")[:-1]
+
+
 def attention_name(kind: str, layer: int, tensor: str = "weights") -> str:
     """One attention tensor: attention_name('decoder.cross_attn', 1, 'k') == 'decoder.1.cross_attn.k'."""
     kind = AttentionKind.parse(kind)

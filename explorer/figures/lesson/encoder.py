@@ -1,0 +1,218 @@
+"""The encoder steps of the lesson: tokens, ids, embedding, positions, one head's scores, softmax and
+values, the heads, Add & Norm, the FFN and the whole encoder layer."""
+
+from __future__ import annotations
+
+import math
+from functools import partial
+
+import numpy as np
+import pandas as pd
+
+from explorer.figures import figures
+from explorer.figures.attention import ENC_SELF, array
+from explorer.figures.lesson.data import ENCODER_LAYER_PREFIX, FOCUS_LAYER, LessonData, focus_head, focus_query
+from explorer.figures.lesson.questions import q_shape_answer, strongest_key_answer, token_count_answer
+from explorer.figures.lesson.steps import LessonStep
+from explorer.figures.lesson.view import StepView, chain_step, plain, row_bars, step_body, step_title
+from explorer.figures.steps import encoder_chain, ffn_step, shape_str
+from explorer.figures.tokenization import from_tokens, token_chips_html
+from explorer.i18n import md_escape, t
+from transformer_core.tracing.names import Head, attention_name, layer_name
+
+
+def _tokens_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    n = token_count_answer(data)
+    chips = None
+    if data.tokenizer is not None:
+        chips = token_chips_html(from_tokens(data.tokenizer, data.src_tokens), t("lesson.unk", lang),
+                                 t("lesson.special", lang))
+    latex = rf"\text{{text}} \;\to\; (t_0, t_1, \dots, t_{{{n - 1}}}),\qquad S = {n}"
+    return StepView(
+        step, step_title(step, lang), step_body(step, lang, n=n), shape_str((1, n)), latex, chips_html=chips,
+                    reveal=t("lesson.tokens.reveal", lang, n=n))
+
+
+def _ids_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    ids = [int(i) for i in data.trace.numpy("src.ids")]
+    vocab = len(data.tokenizer) if data.tokenizer is not None else max(ids) + 1
+    table = pd.DataFrame({t("lesson.col.pos", lang): range(len(ids)), t("lesson.col.token", lang): data.src_tokens,
+                          t("lesson.col.id", lang): ids})
+    shown = r",\ ".join(str(i) for i in ids[:8]) + (r",\ \dots" if len(ids) > 8 else "")
+    latex = rf"\text{{ids}} = ({shown}),\qquad 0 \le \text{{id}} < V = {vocab}"
+    return StepView(
+        step, step_title(step, lang), step_body(step, lang, vocab=vocab), shape_str(data.trace["src.ids"].shape),
+                    latex, table=table)
+
+
+def _embedding_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    from explorer.figures.tables import scaling_latex
+
+    embed = data.trace.numpy("src.embed")
+    d = data.info.d_model
+    i = focus_query(data)
+    # the sentence about √d_model follows the model: BERT-style models (MiniLM) do not scale
+    if data.scale_embedding:
+        latex = scaling_latex(d, embed[i], math.sqrt(d))
+        body = step_body(step, lang, d=d) + "\n\n" + t("lesson.embedding.scaled", lang, d=d, sqrt=f"{math.sqrt(d):.2f}")
+    else:
+        latex = rf"x = E[\mathrm{{id}}],\quad E \in \mathbb{{R}}^{{V\times {d}}}\ (\text{{no}}\ \sqrt{{d_{{model}}}})"
+        body = step_body(step, lang, d=d) + "\n\n" + t("lesson.embedding.no_scale", lang)
+    fig = figures.vectors_heatmap([("E[id]·√d" if data.scale_embedding else "E[id]", embed)], data.src_tokens,
+                                  title=step_title(step, lang), lang=lang)
+    return StepView(
+        step, step_title(step, lang), body, shape_str(data.trace["src.embed"].shape), latex, figure=fig)
+
+
+def _position_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    pos = array(data.trace, "src.pos")
+    inputs = data.trace.numpy("src.input")
+    d = data.info.d_model
+    p = min(1, pos.shape[0] - 1)
+    scale = r"\sqrt{d}" if data.scale_embedding else ""
+    if data.positional == "sinusoidal":
+        latex = (rf"\begin{{gathered}}PE_{{(pos,2i)}} = \sin\!\left(pos / 10000^{{2i/{d}}}\right),\ "
+                 rf"PE_{{(pos,2i+1)}} = \cos\!\left(pos / 10000^{{2i/{d}}}\right) \\ "
+                 rf"PE_{{({p},0)}} = \sin({p}) = {pos[p, 0]:.3f},\quad PE_{{({p},1)}} = \cos({p}) = {pos[p, 1]:.3f} \\ "
+                 rf"x_{{{p}}} = E[\mathrm{{id}}_{{{p}}}]{scale} + PE_{{{p}}} = "
+                 rf"({inputs[p, 0]:.3f},\ {inputs[p, 1]:.3f},\ \dots)\end{{gathered}}")
+        body = step_body(step, lang) + "\n\n" + t("lesson.position.sinusoidal", lang)
+    else:
+        latex = (rf"\begin{{gathered}}x = \text{{LayerNorm}}(E[\mathrm{{id}}] + P[pos] + T[\text{{type}}]) \\ "
+                 rf"P[{p}] = ({pos[p, 0]:.3f},\ {pos[p, 1]:.3f},\ \dots)\ (\text{{learned}})\end{{gathered}}")
+        body = step_body(step, lang) + "\n\n" + t("lesson.position.learned", lang)
+    positions = [str(i) for i in range(pos.shape[0])]
+    fig = figures.vectors_heatmap([("PE", pos)], positions, title=step_title(step, lang), lang=lang,
+                                  row_title=t("fig.position_axis", lang))
+    return StepView(
+        step, step_title(step, lang), body, shape_str(pos.shape), latex, figure=fig)
+
+
+def _chain(data: LessonData, query: int, key: int):
+    return encoder_chain(data.trace, FOCUS_LAYER, focus_head(data), query, key, data.info)
+
+
+def _scores_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    i = focus_query(data)
+    head = focus_head(data)
+    scores = data.trace.numpy(attention_name(ENC_SELF, FOCUS_LAYER, "scores"))[head][i]
+    j = int(np.argmax(scores))
+    latex = chain_step(_chain(data, i, j), "step.scores").latex
+    title = t("lesson.scores.fig", lang, token=plain(data.src_tokens[i]), head=head)
+    fig = row_bars(scores, data.src_tokens, j, title=title, lang=lang, value_title=t("fig.score", lang), bounded=False)
+    s, d_k = q_shape_answer(data)
+    return StepView(
+        step, step_title(step, lang), step_body(step, lang, token=md_escape(data.src_tokens[i]), d_k=d_k),
+                    shape_str(data.trace[attention_name(ENC_SELF, FOCUS_LAYER, "scores")].shape), latex, figure=fig,
+                    reveal=t("lesson.scores.reveal", lang, s=s, d_k=d_k, h=data.info.n_heads, d=data.info.d_model))
+
+
+def _softmax_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    i = focus_query(data)
+    head = focus_head(data)
+    weights = data.trace.numpy(attention_name(ENC_SELF, FOCUS_LAYER, "weights"))[head][i]
+    j = strongest_key_answer(data, i)
+    latex = chain_step(_chain(data, i, j), "step.softmax").latex
+    title = t("lesson.softmax.fig", lang, token=plain(data.src_tokens[i]), head=head)
+    fig = row_bars(weights, data.src_tokens, j, title=title, lang=lang, value_title=t("fig.weight", lang),
+                    bounded=True)
+    return StepView(
+        step, step_title(step, lang), step_body(step, lang, token=md_escape(data.src_tokens[i])),
+                    shape_str(data.trace[attention_name(ENC_SELF, FOCUS_LAYER, "weights")].shape), latex, figure=fig,
+                    reveal=t("lesson.softmax.reveal", lang, token=md_escape(data.src_tokens[i]),
+                             target=md_escape(data.src_tokens[j]), w=f"{weights[j]:.2f}"))
+
+
+def _values_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    i = focus_query(data)
+    p = Head(ENC_SELF, FOCUS_LAYER, 0)
+    head = focus_head(data)
+    v = data.trace.numpy(p.name("v"))[head]
+    context = data.trace.numpy(p.name("context"))[head]
+    latex = chain_step(_chain(data, i, strongest_key_answer(data, i)), "step.context").latex
+    fig = figures.vectors_heatmap([("V", v), (t("lesson.values.panel", lang), context)], data.src_tokens,
+                                  title=step_title(step, lang), lang=lang, shared_scale=True)
+    return StepView(
+        step, step_title(step, lang), step_body(step, lang, d_k=data.d_k),
+                    shape_str(data.trace[p.name("context")].shape), latex, figure=fig)
+
+
+def _multihead_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    i = focus_query(data)
+    chain = _chain(data, i, strongest_key_answer(data, i))
+    d, h, d_k = data.info.d_model, data.info.n_heads, data.d_k
+    # each head has its own W_i^Q (d x d_k); the code stores the h of them side by side as one d x d matrix
+    per_head = (rf"\text{{head}}_i = \text{{Attention}}(XW_i^Q, XW_i^K, XW_i^V),\ "
+                rf"W_i^Q \in \mathbb{{R}}^{{{d}\times {d_k}}}"
+                rf",\ W^Q = [W_0^Q \cdots W_{{{h - 1}}}^Q] \in \mathbb{{R}}^{{{d}\times {d}}}")
+    latex = r"\begin{gathered}" + per_head + r" \\ " + chain_step(chain, "step.concat").latex + r" \\ " + \
+        chain_step(chain, "step.wo").latex.replace(r"\begin{gathered}", "").replace(r"\end{gathered}", "") + \
+        r"\end{gathered}"
+    weights = data.trace.numpy(attention_name(ENC_SELF, FOCUS_LAYER, "weights"))
+    fig = figures.heads_grid(weights, data.src_tokens, data.src_tokens, title=t("lesson.multihead.fig", lang),
+                             lang=lang, n_cols=2 if data.info.n_heads <= 4 else 4)
+    for trace in fig.data:  # no numbers in the cells: they overlap on a phone (hover shows them)
+        trace.texttemplate = None
+    return StepView(step, step_title(step, lang),
+                    step_body(step, lang, h=data.info.n_heads, d_k=data.d_k, d=data.info.d_model),
+                    shape_str(data.trace[attention_name(ENC_SELF, FOCUS_LAYER, "out")].shape), latex, figure=fig)
+
+
+def _addnorm_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    i = focus_query(data)
+    prefix = partial(layer_name, "encoder", FOCUS_LAYER)
+    latex = chain_step(_chain(data, i, 0), "step.addnorm1").latex
+    trace = data.trace
+    if data.info.norm_first:  # pre-LN: the norm comes first, the sum is the sublayer's output
+        panels = [("x", trace.numpy(prefix("in"))), ("LayerNorm(x)", trace.numpy(prefix("norm1"))),
+                  ("MHA(LN(x))", trace.numpy(prefix("self_attn.out"))),
+                  ("x + MHA(LN(x))", trace.numpy(prefix("add1")))]
+        body = t("lesson.addnorm.body_pre", lang)
+    else:
+        panels = [("x", trace.numpy(prefix("in"))), ("MHA(x)", trace.numpy(prefix("self_attn.out"))),
+                  ("x + MHA(x)", trace.numpy(prefix("add1"))), ("LayerNorm", trace.numpy(prefix("norm1")))]
+        body = step_body(step, lang)
+    fig = figures.vectors_heatmap(panels, data.src_tokens, title=step_title(step, lang), lang=lang)
+    return StepView(
+        step, step_title(step, lang), body, shape_str(data.trace[prefix("add1")].shape), latex, figure=fig)
+
+
+def _ffn_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    i = focus_query(data)
+    prefix = partial(layer_name, "encoder", FOCUS_LAYER)
+    latex = ffn_step(data.trace, ENCODER_LAYER_PREFIX, i, data.info).latex
+    fig = figures.activation_heatmap(data.trace.numpy(prefix("ffn.hidden")), data.src_tokens,
+                                     title=step_title(step, lang), lang=lang, col_title=t("fig.hidden_unit", lang),
+                                     value_title=t("fig.activation", lang))
+    return StepView(
+        step, step_title(step, lang), step_body(step, lang, d=data.info.d_model, d_ff=data.info.d_ff) + " "
+        + t(f"lesson.ffn.{data.info.activation}", lang),
+                    shape_str(data.trace[prefix("ffn.hidden")].shape), latex, figure=fig)
+
+
+def _encoder_layer_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    n = data.trace.n_layers("encoder")
+    i = focus_query(data)
+    x_in = data.trace.numpy("encoder.0.in")
+    out = data.trace.numpy("encoder.out")
+    # layers are numbered from 0 everywhere in the app: encoder.0.out is "layer 0's output"
+    panels = [(t("lesson.encoder_layer.in", lang), x_in),
+              (t("lesson.encoder_layer.after", lang, n=0), data.trace.numpy("encoder.0.out"))]
+    if n > 1 or data.final_norm:
+        panels.append((t("lesson.encoder_layer.memory", lang), out))
+    fig = figures.vectors_heatmap(panels, data.src_tokens, title=step_title(step, lang), lang=lang)
+    a, b = x_in[i].astype(np.float64), out[i].astype(np.float64)
+    cosine = float(a @ b / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-12))
+    if data.info.norm_first:
+        layer = (r"x' = x + \text{MHA}(\text{LN}(x)),\quad \text{Layer}(x) = x' + \text{FFN}(\text{LN}(x'))"
+                 + (r",\quad \text{memory} = \text{LN}(\text{Layer}_{" + str(n - 1) + "})" if data.final_norm else ""))
+        body = t("lesson.encoder_layer.body_pre", lang, n=n)
+    else:
+        layer = (r"x' = \text{LayerNorm}(x + \text{MHA}(x)),\quad "
+                 r"\text{Layer}(x) = \text{LayerNorm}(x' + \text{FFN}(x'))")
+        body = step_body(step, lang, n=n)
+    latex = (rf"\begin{{gathered}}{layer} \\ "
+             rf"N = {n}:\quad \cos(x_{{{i}}}, \text{{memory}}_{{{i}}}) = {cosine:.3f}\end{{gathered}}")
+    body += "\n\n" + t("lesson.encoder_layer.cosine", lang, i=i, token=md_escape(data.src_tokens[i]),
+                       cos=f"{cosine:.2f}")
+    return StepView(step, step_title(step, lang), body, shape_str(data.trace["encoder.out"].shape), latex, figure=fig)

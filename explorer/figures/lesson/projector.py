@@ -1,0 +1,101 @@
+"""Projector mode: figures restyled for a room (large text, cividis, one screen high) and the page CSS."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+from plotly.colors import get_colorscale
+
+PROJECTOR_SCALE = get_colorscale("Cividis")  # colour-blind safe (blue -> yellow), monotone in lightness
+PROJECTOR_FONT_PX = 20  # figure text; tick labels stay readable from the back of a room
+PROJECTOR_BODY_PX = 26  # page body text in projector mode (>= 24 px at 1920x1080)
+PROJECTOR_MAX_HEIGHT = 640  # one figure per screen next to the text at 1080 px
+PROJECTOR_MIN_HEIGHT = 540
+
+
+def projector_figure(fig: go.Figure) -> go.Figure:
+    """A copy of `fig` for a projector: larger text and tick labels, the cividis colour scale on every
+    heatmap, bars in two colours that differ in lightness, a height that fits one 1080 px screen."""
+    spec = fig.to_plotly_json()
+    layout = dict(spec.get("layout", {}))
+    layout["font"] = {**layout.get("font", {}), "size": PROJECTOR_FONT_PX}
+    title = dict(layout.get("title", {}))
+    title["font"] = {**title.get("font", {}), "size": PROJECTOR_FONT_PX + 6}
+    layout["title"] = title
+    for key in list(layout):
+        if key.startswith(("xaxis", "yaxis")):
+            axis = dict(layout[key])
+            axis["tickfont"] = {"size": PROJECTOR_FONT_PX}
+            if isinstance(axis.get("title"), dict):
+                axis["title"] = {**axis["title"], "font": {"size": PROJECTOR_FONT_PX}}
+            layout[key] = axis
+    layout["annotations"] = [{**a, "font": {**a.get("font", {}), "size": PROJECTOR_FONT_PX}}
+                             for a in layout.get("annotations", [])]
+    if "coloraxis" in layout:
+        axis = dict(layout["coloraxis"])
+        axis.pop("cmid", None)
+        axis["colorscale"] = PROJECTOR_SCALE
+        axis["colorbar"] = {**axis.get("colorbar", {}), "tickfont": {"size": PROJECTOR_FONT_PX - 2}}
+        layout["coloraxis"] = axis
+    layout["plot_bgcolor"] = "white"  # masked (−∞) cells: white gaps, unlike any cividis colour
+    height = int(layout.get("height") or 0)
+    keeps_aspect = any(isinstance(v, dict) and "scaleanchor" in v for v in layout.values())
+    if not keeps_aspect:  # square tiles (the all-heads overview) keep their own height and gaps
+        layout["height"] = min(max(height + 80, PROJECTOR_MIN_HEIGHT), PROJECTOR_MAX_HEIGHT)
+    layout["margin"] = {"l": 10, "r": 10, "t": 80, "b": 10}
+    n_maps = sum(1 for trace in spec.get("data", []) if trace.get("type") == "heatmap")
+    data = []
+    for trace in spec.get("data", []):
+        trace = dict(trace)
+        if trace.get("type") == "heatmap":
+            if "colorscale" in trace:
+                trace["colorscale"] = PROJECTOR_SCALE
+                trace.pop("zmid", None)
+            trace["colorbar"] = {**trace.get("colorbar", {}), "tickfont": {"size": PROJECTOR_FONT_PX - 2}}
+            if "texttemplate" in trace and n_maps > 2:  # numbers in many small panels would overlap
+                trace.pop("texttemplate")
+            elif "texttemplate" in trace:
+                trace["textfont"] = {"size": PROJECTOR_FONT_PX - 4}
+        elif trace.get("type") == "bar":
+            colors = trace.get("marker", {}).get("color")
+            if isinstance(colors, list | tuple):
+                first = colors[0] if colors else None
+                highlighted = [c != "#8ab4f8" for c in colors] if first is not None else []
+                trace["marker"] = {**trace["marker"],
+                                   "color": ["#00204c" if h else "#a9a9a9" for h in highlighted]}
+            trace["textfont"] = {"size": PROJECTOR_FONT_PX}
+        data.append(trace)
+    return go.Figure({"data": data, "layout": layout}, _validate=False)
+
+
+BASE_CSS = """<style>
+[data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 2px; }
+</style>"""  # a long equation scrolls inside its box on a phone instead of being cut off
+
+
+def page_css(present: bool) -> str:
+    """The lesson's <style>: equations scroll sideways on narrow screens; plus the projector's rules."""
+    return BASE_CSS + (projector_css() if present else "")
+
+
+def projector_css() -> str:
+    """The projector's <style>: no sidebar, header or top navigation; large body text (>= 24 px);
+    smaller again on a narrow (phone) screen."""
+    px = PROJECTOR_BODY_PX
+    return f"""<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"],
+[data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecoration"] {{ display: none !important; }}
+[data-testid="stMainBlockContainer"] {{ padding-top: 1.2rem !important; max-width: 100% !important; }}
+[data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stMain"] label, [data-testid="stMain"] button,
+[data-testid="stMain"] [data-testid="stCaptionContainer"] {{ font-size: {px}px !important; }}
+[data-testid="stMain"] h1 {{ font-size: {int(px * 1.7)}px !important; }}
+[data-testid="stMain"] h3 {{ font-size: {int(px * 1.4)}px !important; }}
+[data-testid="stMain"] .katex {{ font-size: {int(px * 1.05)}px !important; }}
+[data-testid="stMain"] code {{ font-size: {px - 2}px !important; }}
+@media (max-width: 700px) {{
+  [data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stMain"] label,
+  [data-testid="stMain"] button {{ font-size: 18px !important; }}
+  [data-testid="stMain"] h1, [data-testid="stMain"] h3 {{ font-size: 24px !important; }}
+  [data-testid="stMain"] .katex {{ font-size: 16px !important; }}
+}}
+</style>"""
+

@@ -1,0 +1,110 @@
+"""The app's terms, in ONE place (explorer/glossary.json, read here): the Korean word chosen for each
+idea, the English word, a one-line definition in both languages, the paper's section, and where the term
+appears (pages and lesson steps).
+
+The /glossary page shows this list; tests/test_glossary.py reads VARIANTS and fails when a catalog
+(explorer/i18n/*.json) uses a word the glossary replaced (질의 for 쿼리, 교차 어텐션 for 크로스 어텐션, ...).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Term:
+    """One glossary entry. `pages` are page url paths ("" = the overview); `step` a lesson step id."""
+
+    ko: str
+    en: str
+    ko_def: str
+    en_def: str
+    section: str = ""  # the paper's section ("3.2.1"); "" when the paper does not use the term
+    pages: tuple[str, ...] = ()
+    step: str = ""
+
+
+GLOSSARY_FILE = Path(__file__).resolve().parent / "glossary.json"
+
+
+def _load() -> tuple[Term, ...]:
+    rows = json.loads(GLOSSARY_FILE.read_text(encoding="utf-8"))
+    return tuple(Term(**{**row, "pages": tuple(row.get("pages", ()))}) for row in rows)
+
+
+TERMS: tuple[Term, ...] = _load()  # explorer/glossary.json: one term per line
+
+# Words the glossary replaced: (language, what a catalog must not say, what to say instead). The test
+# looks for each `wrong` as plain text in every string of that language's catalog.
+VARIANTS: tuple[tuple[str, str, str], ...] = (
+    ("ko", "질의", "쿼리"),
+    ("ko", "교차 어텐션", "크로스 어텐션"),
+    ("ko", "교차어텐션", "크로스 어텐션"),
+    ("ko", "탐욕", "그리디"),
+    ("ko", "greedy", "그리디"),
+    ("ko", "Greedy", "그리디"),
+    ("ko", "보류된", "평가용"),
+    ("ko", "서브층", "하위 층"),
+    ("ko", "서브 층", "하위 층"),
+    ("ko", "소스", "원문"),
+    ("ko", "타깃", "출력"),
+    ("ko", "Transformer", "트랜스포머"),
+    ("ko", "파라미터", "매개변수"),
+    ("ko", "정렬 (a", "알파벳순 배열"),
+    ("ko", "[BOS]", "<s>"),
+    ("ko", "[UNK]", "<unk>"),
+    ("ko", "1층 뒤", "층 0의 출력"),
+    ("ko", "모양(shape)", "모양"),
+    ("en", "[BOS]", "<s>"),
+    ("en", "[UNK]", "<unk>"),
+)
+
+
+def url_of(page: str) -> str:
+    """A page's link in the app ('' is the overview)."""
+    return "/" + page
+
+
+NAV_KEYS = {"": "nav.overview", "tokens": "nav.tokens", "embeddings": "nav.embeddings", "encoder": "nav.encoder",
+            "decoder": "nav.decoder", "heads": "nav.heads", "train": "nav.train", "experiments": "nav.experiments",
+            "history": "nav.history", "lesson": "nav.lesson"}
+
+
+def matches(term: Term, query: str) -> bool:
+    """Whether a search text occurs in the term's words or definitions (case-insensitive)."""
+    needle = query.strip().lower()
+    return not needle or any(needle in text.lower() for text in (term.ko, term.en, term.ko_def, term.en_def))
+
+
+def links(term: Term, lang: str) -> list[tuple[str, str]]:
+    """(label, url) of every place the term appears: its pages, then the lesson step that explains it."""
+    from explorer.figures.lesson.steps import lesson_steps
+    from explorer.i18n import t
+
+    found = [(t(NAV_KEYS[page], lang), url_of(page)) for page in term.pages]
+    if term.step:
+        number = next(s.number for s in lesson_steps() if s.id == term.step)
+        found.append((t("glossary.step", lang, n=number, title=t(f"lesson.{term.step}.title", lang)),
+                      f"/lesson?step={number}"))
+    return found
+
+
+def glossary_markdown(lang: str, query: str = "") -> str:
+    """The glossary as a Markdown list in `lang`: the word, the other language's word, the definition, the
+    paper's section and links. Every text is escaped (definitions hold _ ^ and | of formulas)."""
+    from explorer.i18n import md_escape, t
+
+    lines = []
+    for term in sorted((x for x in TERMS if matches(x, query)), key=lambda x: x.ko if lang == "ko" else x.en.lower()):
+        word, other = (term.ko, term.en) if lang == "ko" else (term.en, term.ko)
+        definition = term.ko_def if lang == "ko" else term.en_def
+        parts = [f"**{md_escape(word)}** · {md_escape(other)}: {md_escape(definition)}"]
+        if term.section:
+            parts.append(t("glossary.section", lang, section=term.section))
+        places = " · ".join(f"[{md_escape(label)}]({url})" for label, url in links(term, lang))
+        if places:
+            parts.append(places)
+        lines.append("- " + " — ".join(parts))
+    return "\n".join(lines)
