@@ -191,6 +191,14 @@ def _apply_example(rendered: str) -> None:
     st.rerun()
 
 
+def checkpoint_label(models: list[core.ModelInfo], name: str | None) -> str:
+    """For a user's transformers checkpoint: its name, architecture and "your checkpoint"; else ''."""
+    info = next((m for m in models if m.name == name and m.checkpoint), None)
+    if info is None:
+        return ""
+    return tr("sidebar.checkpoint", name=name, architecture=tr(f"arch.{info.architecture}"))
+
+
 def render_sidebar() -> Settings:
     """Language, sentence, model and device widgets, all bound to the URL query."""
     models = core.list_models()
@@ -217,6 +225,10 @@ def render_sidebar() -> Settings:
         if available:
             model = st.selectbox(tr("sidebar.model"), available, index=available.index(default_model), key="model",
                                  bind="query-params", help=tr("sidebar.model_help"))
+            # Not a format_func: a bound selectbox writes its formatted label into the URL (?model=).
+            label = checkpoint_label(models, model)
+            if label:
+                st.caption(label)
         examples = model_examples(model) if model else []
         if examples:  # one click makes an example the input (issue 13); the callback runs before `text` renders
             st.pills(tr("vocab.examples"), [e["text"] for e in examples], key="example_pick",

@@ -37,8 +37,8 @@ def _randomise_norms(model: torch.nn.Module, seed: int) -> None:
 
 def bert_vocab(size: int) -> list[str]:
     """A WordPiece vocabulary: the specials, every character of SENTENCES, a few ##pieces, then [unused] rows."""
-    chars = sorted({c for s in SENTENCES for c in s.lower() if not c.isspace()})
-    words = sorted({w for s in SENTENCES for w in s.lower().replace(".", " ").split()})
+    chars = sorted({c for s in SENTENCES for c in s if not c.isspace()})
+    words = sorted({w for s in SENTENCES for w in s.replace(".", " ").split()})
     vocab = [*SPECIAL, *chars, *[f"##{c}" for c in chars], *words]
     vocab = list(dict.fromkeys(vocab))
     if len(vocab) > size:
@@ -53,7 +53,8 @@ def save_bert(directory: Path, *, layers: int = 2, heads: int = 4, width: int = 
 
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "vocab.txt").write_text("\n".join(bert_vocab(vocab)) + "\n", encoding="utf-8")
-    tokenizer = BertTokenizer(str(directory / "vocab.txt"), do_lower_case=True)
+    # Cased, as bert-base-multilingual-cased: lower-casing strips accents, which splits Hangul into jamo.
+    tokenizer = BertTokenizer(str(directory / "vocab.txt"), do_lower_case=False)
     config = BertConfig(vocab_size=vocab, hidden_size=width, num_hidden_layers=layers, num_attention_heads=heads,
                         intermediate_size=ffn, max_position_embeddings=64, num_labels=4)
     torch.manual_seed(seed)

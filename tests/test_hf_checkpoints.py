@@ -262,3 +262,19 @@ def test_checkpoints_in_models_dir_are_listed_and_broken_ones_say_why(tmp_path, 
     assert not infos["half-marian"].available and "source.spm" in infos["half-marian"].reason
     assert not infos["my-gpt"].available and "gpt2" in infos["my-gpt"].reason
     assert tc.load("my-marian").architecture == "marian"  # by name, like the picker
+
+
+def test_tokens_of_a_slow_sentencepiece_tokenizer_map_to_their_words(marian):
+    """Marian's tokenizer gives no character offsets: a "▁" piece starts the next word instead."""
+    from explorer.figures.tokenization import tokenize
+
+    loaded, _ = marian
+    tok = tokenize(loaded.tokenizer, "나는 학교에 간다.")
+    assert tok.words == ["나는", "학교에", "간다."]
+    for piece, word, special in zip(tok.pieces, tok.word_index, tok.is_special, strict=True):
+        if special:
+            assert word is None
+        else:  # every piece's letters occur in the word it is mapped to
+            assert piece.replace("▁", "") in tok.words[word], (piece, word)
+    assert [w for w in tok.word_index if w is not None] == sorted(w for w in tok.word_index if w is not None)
+    assert set(w for w in tok.word_index if w is not None) == {0, 1, 2}

@@ -116,6 +116,7 @@ class LessonData:
     specials: frozenset[str]
     tokenizer: object = None  # for the next-token candidates' strings and the token chips
     text: str = ""  # the sentence as typed
+    sinusoidal_layout: str = "interleaved"  # "halves": Marian's sines-then-cosines table
 
     @classmethod
     def from_view(cls, traced, loaded, text: str = "") -> LessonData:
@@ -127,7 +128,7 @@ class LessonData:
                    info=LayerInfo(cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.norm_first, cfg.activation),
                    scale_embedding=bool(cfg.scale_embedding), positional=str(cfg.positional),
                    specials=frozenset(getattr(tokenizer, "all_special_tokens", []) or []), tokenizer=tokenizer,
-                   text=text)
+                   text=text, sinusoidal_layout=str(getattr(cfg, "sinusoidal_layout", "interleaved")))
 
     @property
     def n_src(self) -> int:
@@ -437,7 +438,16 @@ def _position_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     inputs = data.trace.numpy("src.input")
     d = data.info.d_model
     p = min(1, pos.shape[0] - 1)
-    if data.positional == "sinusoidal":
+    if data.positional == "sinusoidal" and data.sinusoidal_layout == "halves":
+        h = (d + 1) // 2  # Marian: the sines fill the first half, the cosines the second
+        latex = (rf"\begin{{gathered}}PE_{{(pos,i)}} = \sin\!\left(pos / 10000^{{2i/{d}}}\right),\ "
+                 rf"PE_{{(pos,{h}+i)}} = \cos\!\left(pos / 10000^{{2i/{d}}}\right) \\ "
+                 rf"PE_{{({p},0)}} = \sin({p}) = {pos[p, 0]:.3f},\quad "
+                 rf"PE_{{({p},{h})}} = \cos({p}) = {pos[p, h]:.3f} \\ "
+                 rf"x_{{{p}}} = E[\mathrm{{id}}_{{{p}}}]\sqrt{{d}} + PE_{{{p}}} = "
+                 rf"({inputs[p, 0]:.3f},\ {inputs[p, 1]:.3f},\ \dots)\end{{gathered}}")
+        body = _body(step, lang) + "\n\n" + t("msg.marian_positions", lang, half=h)
+    elif data.positional == "sinusoidal":
         latex = (rf"\begin{{gathered}}PE_{{(pos,2i)}} = \sin\!\left(pos / 10000^{{2i/{d}}}\right),\ "
                  rf"PE_{{(pos,2i+1)}} = \cos\!\left(pos / 10000^{{2i/{d}}}\right) \\ "
                  rf"PE_{{({p},0)}} = \sin({p}) = {pos[p, 0]:.3f},\quad PE_{{({p},1)}} = \cos({p}) = {pos[p, 1]:.3f} \\ "

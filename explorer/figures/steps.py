@@ -160,7 +160,7 @@ def ffn_step(trace, prefix: str, i: int, info: LayerInfo) -> Step:
     hidden = trace.numpy(f"{prefix}.ffn.hidden")[i]
     out = trace.numpy(f"{prefix}.ffn.out")[i]
     n_zero = int((hidden == 0).sum())
-    act = r"\max(0,\ \cdot\ )" if info.activation == "relu" else r"\text{GELU}"
+    act = {"relu": r"\max(0,\ \cdot\ )", "silu": r"\text{SiLU}"}.get(info.activation, r"\text{GELU}")
     zero_note = rf"{n_zero}\ /\ {hidden.size}\ \text{{hidden units}} = 0" if info.activation == "relu" else ""
     return Step("step.ffn", shape_str(trace[f"{prefix}.ffn.hidden"].shape),
                 _lines(rf"\text{{FFN}}(x) = {act}(xW_1 + b_1)\,W_2 + b_2,\quad "
