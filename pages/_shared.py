@@ -20,7 +20,7 @@ import streamlit as st
 
 import transformer_core as core
 from explorer.cache import BoundedCache
-from explorer.figures.export import matrix_csv, npy_bytes, stack_csv
+from explorer.figures.export import figures_html, matrix_csv, npy_bytes, stack_csv
 from explorer.figures.figures import plot_config
 from explorer.figures.vocab import load_examples
 from explorer.i18n import DEFAULT_LANG, LANG_CHOICES, md_escape, t
@@ -372,8 +372,13 @@ def index_picker(name: str, n: int, label: str, widget_key: str, prefix: str = "
 # Output helpers
 
 def chart(fig, filename: str, key: str | None = None) -> None:
-    """A plotly chart, full width, with the camera button saving `filename`.png."""
+    """A plotly chart, full width, with the camera button saving `filename`.png, and a button saving it as one
+    interactive HTML file that opens offline (built only when clicked: plotly.js is ~4.8 MB)."""
     st.plotly_chart(fig, width="stretch", config=plot_config(filename), key=key, theme=None)
+    title = (fig.layout.title.text if fig.layout.title and fig.layout.title.text else "") or filename
+    st.download_button(tr("btn.html"), partial(figures_html, [fig], title, lang()), file_name=f"{filename}.html",
+                       mime="text/html", key=f"{key}_html" if key else None, on_click="ignore",
+                       icon=":material/download:", help=tr("btn.html_help"))
 
 
 def download_matrix(matrix: np.ndarray, row_labels: list[str], col_labels: list[str], stem: str,
