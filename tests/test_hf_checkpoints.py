@@ -278,3 +278,25 @@ def test_tokens_of_a_slow_sentencepiece_tokenizer_map_to_their_words(marian):
             assert piece.replace("▁", "") in tok.words[word], (piece, word)
     assert [w for w in tok.word_index if w is not None] == sorted(w for w in tok.word_index if w is not None)
     assert set(w for w in tok.word_index if w is not None) == {0, 1, 2}
+
+
+def test_old_style_marian_bin_with_tied_copies_and_position_table_loads(tmp_path):
+    """Older downloads keep pytorch_model.bin with every tied copy and transformers' own sinusoidal table;
+    that table must equal the core's in Marian's layout (checked on load), and parity holds."""
+    reference = save_marian(tmp_path / "old", layers=(1, 1), width=32, heads=4, seed=5)
+    (tmp_path / "old" / "model.safetensors").unlink()
+    state = reference.state_dict()
+    assert "model.encoder.embed_positions.weight" in state and "lm_head.weight" in state
+    torch.save(state, tmp_path / "old" / "pytorch_model.bin")
+    check_marian_parity(tc.load(tmp_path / "old"), reference, TEXTS[0])
+
+
+def test_a_position_table_in_another_layout_is_refused(tmp_path):
+    reference = save_marian(tmp_path / "odd", layers=(1, 1), width=32, heads=4, seed=6)
+    (tmp_path / "odd" / "model.safetensors").unlink()
+    state = reference.state_dict()
+    table = state["model.encoder.embed_positions.weight"]
+    state["model.encoder.embed_positions.weight"] = sinusoidal_table(table.shape[0], table.shape[1], "interleaved")
+    torch.save(state, tmp_path / "odd" / "pytorch_model.bin")
+    with pytest.raises(tc.ModelUnavailableError, match="not the sinusoidal table in Marian's layout"):
+        tc.load(tmp_path / "odd")
