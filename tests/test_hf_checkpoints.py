@@ -300,3 +300,15 @@ def test_a_position_table_in_another_layout_is_refused(tmp_path):
     torch.save(state, tmp_path / "odd" / "pytorch_model.bin")
     with pytest.raises(tc.ModelUnavailableError, match="not the sinusoidal table in Marian's layout"):
         tc.load(tmp_path / "odd")
+
+
+def test_marian_greedy_stops_at_eos_like_transformers(tmp_path):
+    """A logits bias that makes </s> win: both stop at the same EOS, not at the length limit."""
+    reference = save_marian(tmp_path / "eos", layers=(1, 1), width=32, heads=4, seed=7)
+    with torch.no_grad():
+        reference.final_logits_bias[0, reference.config.eos_token_id] += 6.0  # measured: EOS at once
+    reference.save_pretrained(str(tmp_path / "eos"))
+    loaded = tc.load(tmp_path / "eos")
+    traced = tc.trace_text(loaded, TEXTS[0], max_new_tokens=12)
+    assert not traced.reached_limit and len(traced.generation.tokens(0)) < 12
+    check_marian_parity(loaded, reference, TEXTS[0])
