@@ -87,6 +87,10 @@ def test_every_page_draws_for_a_checkpoint(models_folder, model):
             assert not figures  # an encoder-only model: a plain explanation instead
         elif page != "pages/overview.py":
             assert figures, f"{page} drew nothing for {model}"
+    if loaded.config.bos_token_id == loaded.config.pad_token_id:  # Marian: the start token is named on /decoder
+        open_page(at, "pages/decoder.py")
+        assert any("[BOS]" in i.value and "<pad>" in i.value.replace("\\", "") for i in at.info), \
+            [i.value for i in at.info]
     open_page(at, "pages/embeddings.py")
     curve_titles = [f["layout"]["title"]["text"] for f in charts(at) if "title" in f["layout"]]
     if loaded.config.sinusoidal_layout == "halves":  # Marian's layout is named, not the paper's even/odd rule
