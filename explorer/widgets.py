@@ -10,13 +10,14 @@ import streamlit as st
 
 import transformer_core as core
 from explorer import services
-from explorer.figures.export import matrix_csv, npy_bytes, stack_csv
+from explorer.figures.export import figures_html, matrix_csv, npy_bytes, stack_csv
 from explorer.figures.figures import plot_config
 from explorer.i18n import LANG_CHOICES
 from explorer.state import (
     DEFAULT_TEXT,
     MAX_TEXT_CHARS,
     Settings,
+    lang,
     set_shared_index,
     shared_index,
     tr,
@@ -45,6 +46,14 @@ def _apply_example(rendered: str) -> None:
     st.rerun()
 
 
+def checkpoint_label(models: list[core.ModelInfo], name: str | None) -> str:
+    """For a user's transformers checkpoint: its name, architecture and "your checkpoint"; else ''."""
+    info = next((m for m in models if m.name == name and m.checkpoint), None)
+    if info is None:
+        return ""
+    return tr("sidebar.checkpoint", name=name, architecture=tr(f"arch.{info.architecture}"))
+
+
 def render_sidebar() -> Settings:
     """Language, sentence, model and device widgets, all bound to the URL query."""
     models = core.list_models()
@@ -71,6 +80,10 @@ def render_sidebar() -> Settings:
         if available:
             model = st.selectbox(tr("sidebar.model"), available, index=available.index(default_model), key="model",
                                  bind="query-params", help=tr("sidebar.model_help"))
+            # Not a format_func: a bound selectbox writes its formatted label into the URL (?model=).
+            label = checkpoint_label(models, model)
+            if label:
+                st.caption(label)
         examples = services.model_examples(model) if model else []
         if examples:  # one click makes an example the input (issue 13); the callback runs before `text` renders
             st.pills(tr("vocab.examples"), [e["text"] for e in examples], key="example_pick",
@@ -112,8 +125,13 @@ def index_picker(name: str, n: int, label: str, widget_key: str, prefix: str = "
 # Output helpers
 
 def chart(fig, filename: str, key: str | None = None) -> None:
-    """A plotly chart, full width, with the camera button saving `filename`.png."""
+    """A plotly chart, full width, with the camera button saving `filename`.png, and a button saving it as one
+    interactive HTML file that opens offline (built only when clicked: plotly.js is ~4.8 MB)."""
     st.plotly_chart(fig, width="stretch", config=plot_config(filename), key=key, theme=None)
+    title = (fig.layout.title.text if fig.layout.title and fig.layout.title.text else "") or filename
+    st.download_button(tr("btn.html"), partial(figures_html, [fig], title, lang()), file_name=f"{filename}.html",
+                       mime="text/html", key=f"{key}_html" if key else None, on_click="ignore",
+                       icon=":material/download:", help=tr("btn.html_help"))
 
 
 def download_matrix(matrix: np.ndarray, row_labels: list[str], col_labels: list[str], stem: str,

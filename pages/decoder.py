@@ -81,6 +81,9 @@ def output_block(view, decoding: DecodingSettings) -> None:
     st.markdown(f"**{tr('gen.output', strategy=tr(f'gen.strategy_{decoding.strategy}'))}**")
     st.code(traced.output_text or tr("gen.output_empty"), language=None, wrap_lines=True)
     st.caption(tr("gen.timing", decode_ms=traced.decode_seconds * 1000, forward_ms=traced.forward_seconds * 1000))
+    cfg = view.loaded.config
+    if cfg.bos_token_id == cfg.pad_token_id:  # Marian: no separate [BOS]; the start token is the pad token
+        st.info(tr("msg.start_is_pad", token=traced.tgt_tokens[0] if traced.tgt_tokens else "<pad>"))
 
 
 def written_tokens(traced) -> list[str]:

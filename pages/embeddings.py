@@ -59,14 +59,21 @@ def embeddings_section(view) -> None:
     chart(figures.vectors_heatmap([("PE", pos)], positions, title=tr("emb.pe_heatmap"), lang=lang_code,
                                   row_title=t("fig.position_axis", lang_code)), f"positional_encoding_{side}")
 
-    st.subheader(tr("emb.curves"))
-    default_dims = sorted({0, 1, min(d_model // 8, d_model - 2), min(d_model // 8 + 1, d_model - 1)})
+    halves = sinusoidal and getattr(cfg, "sinusoidal_layout", "interleaved") == "halves"
+    curves_title = tr("emb.curves_halves") if halves else tr("emb.curves")
+    st.subheader(curves_title)
+    if halves:  # Marian: sin(pos·ω_i) at dimension i, cos(pos·ω_i) at dimension d/2 + i
+        st.info(tr("msg.marian_positions", half=d_model // 2))
+        default_dims = sorted({0, 1, d_model // 2, d_model // 2 + 1})
+    else:
+        default_dims = sorted({0, 1, min(d_model // 8, d_model - 2), min(d_model // 8 + 1, d_model - 1)})
     dims = st.multiselect(tr("emb.dims"), list(range(d_model)), default=default_dims, max_selections=8,
                           key=f"emb_dims_{side}")
     if dims:
-        chart(figures.positional_curves(pos, dims, title=tr("emb.curves"), lang=lang_code,
+        chart(figures.positional_curves(pos, dims, title=curves_title, lang=lang_code,
                                         analytic_d_model=d_model if sinusoidal else None,
-                                        max_position=max(pos.shape[0] - 1, 16)), f"pe_curves_{side}")
+                                        max_position=max(pos.shape[0] - 1, 16),
+                                        layout="halves" if halves else "interleaved"), f"pe_curves_{side}")
 
     st.subheader(tr("emb.similarity"))
     chart(figures.position_similarity(pos, title=tr("emb.similarity"), lang=lang_code), f"pe_similarity_{side}")

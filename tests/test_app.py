@@ -130,7 +130,8 @@ def test_every_page_renders_real_content(model: str, lang: str):
     assert len(figures) == 3 <= MAX_CHARTS_PER_PAGE
     assert heatmap_count(figures[0]) == 5  # scores | weights | Q | K | V (nothing is masked in one sentence)
     assert heatmap_count(figures[1]) == n_heads
-    assert len(at.get("download_button")) == 4  # CSV + NPY for the head, and for every head of the layer
+    # CSV + NPY for the head and for every head of the layer, and one interactive HTML per chart
+    assert len(at.get("download_button")) == 4 + len(figures)
 
     # decoder: masked self-attention, cross-attention, decoding; or a plain explanation for an encoder
     open_page(at, "pages/decoder.py")

@@ -122,8 +122,8 @@ CASES: dict[str, tuple[Bug, list[Callable[[], None]]]] = {
         [checks.check_masks_convert_to_pytorch_convention]),
     "pe_a_plain_attribute": (  # not a buffer: .to() leaves it behind
         bug(model.SinusoidalPositionalEncoding, "__init__",
-            ('self.register_buffer("pe", sinusoidal_table(max_len, d_model), persistent=False)',
-             "self.pe = sinusoidal_table(max_len, d_model)")),
+            ('self.register_buffer("pe", sinusoidal_table(max_len, d_model, layout), persistent=False)',
+             "self.pe = sinusoidal_table(max_len, d_model, layout)")),
         [checks.check_moves_with_to]),
     "pe_sines_and_cosines_in_halves": (  # Marian's layout, not the paper's interleaving
         bug(model, "sinusoidal_table", ("table[:, 0::2]", "table[:, : d_model // 2]"),

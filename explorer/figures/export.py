@@ -1,7 +1,9 @@
-"""The attention matrices on screen as downloadable bytes (CSV, NPY). Pure: arrays in, bytes out."""
+"""What is on screen as downloadable bytes: matrices (CSV, NPY) and figures (one self-contained, interactive
+HTML file). Pure: arrays or figures in, bytes out."""
 
 from __future__ import annotations
 
+import html
 import io
 from collections.abc import Sequence
 
@@ -35,3 +37,24 @@ def stack_csv(maps: np.ndarray, row_labels: Sequence[str], col_labels: Sequence[
         "weight": maps.reshape(-1),
     })
     return frame.to_csv(index=False).encode("utf-8")
+
+
+def figures_html(figures: Sequence, title: str, lang: str = "ko") -> bytes:
+    """One self-contained HTML page holding `figures` (plotly Figures, or their dicts): plotly.js is embedded
+    once (no CDN, no network), so the file opens offline and every figure stays interactive (hover, zoom)."""
+    import plotly.graph_objects as go
+    from plotly.offline import get_plotlyjs
+
+    divs = []
+    for index, figure in enumerate(figures):
+        figure = figure if isinstance(figure, go.Figure) else go.Figure(figure)
+        divs.append(figure.to_html(full_html=False, include_plotlyjs=False, div_id=f"figure-{index}",
+                                   config={"displaylogo": False, "responsive": True}))
+    body = "\n".join(f'<section class="figure">{div}</section>' for div in divs)
+    page = (f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{html.escape(title)}</title>\n"
+            "<style>body{font-family:sans-serif;margin:1rem;max-width:1200px}section.figure{margin-bottom:2rem}</style>\n"
+            f'<script type="text/javascript">{get_plotlyjs()}</script>\n</head>\n<body>\n'
+            f"<h1>{html.escape(title)}</h1>\n{body}\n</body>\n</html>\n")
+    return page.encode("utf-8")

@@ -423,20 +423,25 @@ def activation_heatmap(matrix: np.ndarray, row_tokens: Sequence[str], *, title: 
 
 
 def positional_curves(pos: np.ndarray, dims: Sequence[int], *, title: str, lang: str,
-                      analytic_d_model: int | None = None, max_position: int | None = None) -> go.Figure:
-    """PE values of chosen dimensions against position: the traced points, and (sinusoidal) the formula's curve."""
+                      analytic_d_model: int | None = None, max_position: int | None = None,
+                      layout: str = "interleaved") -> go.Figure:
+    """PE values of chosen dimensions against position: the traced points, and (sinusoidal) the formula's curve.
+
+    `layout`: "interleaved" (the paper: sin at even dimensions, cos at odd ones) or "halves" (Marian: dimension
+    i < ceil(D/2) is sin of frequency i, dimension ceil(D/2) + i the cos of frequency i)."""
     pos = np.asarray(pos, dtype=np.float32)
     positions = np.arange(pos.shape[0], dtype=np.int32)
     palette = ["#1a73e8", "#d93025", "#188038", "#f29900", "#9334e6", "#12b5cb", "#e52592", "#5f6368"]
     data = []
     for index, dim in enumerate(dims):
         color = palette[index % len(palette)]
-        label = t("fig.pe_dim", lang, dim=dim, fn="sin" if dim % 2 == 0 else "cos")
+        is_sin, even_index = _pe_dimension(dim, pos.shape[1], layout)
+        label = t("fig.pe_dim", lang, dim=dim, fn="sin" if is_sin else "cos")
         if analytic_d_model:
             end = max(max_position or 0, pos.shape[0] - 1)
             xs = np.linspace(0, end, 400, dtype=np.float64)
-            freq = 10000.0 ** (-(dim - dim % 2) / analytic_d_model)
-            ys = np.sin(xs * freq) if dim % 2 == 0 else np.cos(xs * freq)
+            freq = 10000.0 ** (-even_index / analytic_d_model)
+            ys = np.sin(xs * freq) if is_sin else np.cos(xs * freq)
             data.append({"type": "scatter", "x": xs.astype(np.float32), "y": ys.astype(np.float32), "mode": "lines",
                          "name": label, "line": {"color": color, "width": 1.5}, "legendgroup": str(dim),
                          "hovertemplate": f"{label}<br>pos %{{x:.2f}}: %{{y:.4f}}<extra></extra>"})
@@ -450,6 +455,14 @@ def positional_curves(pos: np.ndarray, dims: Sequence[int], *, title: str, lang:
     layout = {"xaxis": _linear(t("fig.position_axis", lang), showgrid=True), "yaxis": y_axis,
               "legend": {"orientation": "h", "y": -0.25}}
     return _figure(data, layout, title, 380, bgcolor="white")
+
+
+def _pe_dimension(dim: int, d_model: int, layout: str) -> tuple[bool, int]:
+    """(is it a sine, 2i of its frequency 10000^(-2i/D)) for one dimension of a sinusoidal table."""
+    if layout == "halves":
+        half = (d_model + 1) // 2
+        return (True, 2 * dim) if dim < half else (False, 2 * (dim - half))
+    return dim % 2 == 0, dim - dim % 2
 
 
 def position_similarity(pos: np.ndarray, *, title: str, lang: str) -> go.Figure:

@@ -176,7 +176,7 @@ def _ffn_step(trace, stack: str, layer: int, i: int, info: LayerInfo) -> Step:
     hidden = trace.numpy(hidden_name)[i]
     out = trace.numpy(out_name)[i]
     n_zero = int((hidden == 0).sum())
-    act = r"\max(0,\ \cdot\ )" if info.activation == "relu" else r"\text{GELU}"
+    act = {"relu": r"\max(0,\ \cdot\ )", "silu": r"\text{SiLU}"}.get(info.activation, r"\text{GELU}")
     zero_note = rf"{n_zero}\ /\ {hidden.size}\ \text{{hidden units}} = 0" if info.activation == "relu" else ""
     return Step("step.ffn", shape_str(trace[hidden_name].shape),
                 _lines(rf"\text{{FFN}}(x) = {act}(xW_1 + b_1)\,W_2 + b_2,\quad "

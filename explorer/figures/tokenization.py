@@ -60,8 +60,24 @@ def _word_of(span: tuple[int, int], word_spans: list[tuple[int, int]]) -> int | 
     return None  # whitespace-only piece (character-level tokenizers keep spaces)
 
 
+def _pieces_to_words(pieces: list[str], is_special: list[bool], n_words: int) -> list[int | None]:
+    """Word index per piece from SentencePiece's "▁" (a piece that starts a word) when the tokenizer gives no
+    character offsets (a slow tokenizer such as Marian's): "▁간", "다", "." are all word 2 of "나는 학교에 간다."."""
+    word, out = -1, []
+    for piece, special in zip(pieces, is_special, strict=True):
+        if special or n_words == 0:
+            out.append(None)
+            continue
+        if piece.startswith("▁") or word < 0:
+            word = min(word + 1, n_words - 1)
+        out.append(word)
+    return out
+
+
 def tokenize(tokenizer, text: str, max_length: int | None = None) -> Tokenization:
     """Tokenize `text` with the tokenizer's own special tokens, mapping each piece to its input word."""
+    if not getattr(tokenizer, "is_fast", True):  # slow (Python) tokenizers return no offset mapping
+        return _tokenize_without_offsets(tokenizer, text, max_length)
     encoding = tokenizer(text, return_offsets_mapping=True)
     ids = list(encoding["input_ids"])
     offsets = [tuple(o) for o in encoding["offset_mapping"]]
@@ -85,6 +101,27 @@ def tokenize(tokenizer, text: str, max_length: int | None = None) -> Tokenizatio
         word_index=[None if sp else _word_of(o, spans) for o, sp in zip(offsets, is_special, strict=True)],
         words=[text[s:e] for s, e in spans],
         n_truncated=n_truncated,
+    )
+
+
+def _tokenize_without_offsets(tokenizer, text: str, max_length: int | None) -> Tokenization:
+    ids = list(tokenizer(text)["input_ids"])
+    n_truncated = 0
+    if max_length is not None and len(ids) > max_length:
+        cut = list(tokenizer(text, truncation=True, max_length=max_length)["input_ids"])
+        n_truncated, ids = len(ids) - len(cut), cut
+    pieces = tokenizer.convert_ids_to_tokens(ids)
+    specials = special_tokens(tokenizer)
+    special_ids = set(getattr(tokenizer, "all_special_ids", []) or [])
+    unk = unk_token(tokenizer)
+    unk_id = getattr(tokenizer, "unk_token_id", None)
+    spans = _word_spans(text)
+    is_special = [(i in special_ids or p in specials) and (i != unk_id) for p, i in zip(pieces, ids, strict=True)]
+    return Tokenization(
+        pieces=pieces, ids=ids, is_special=is_special,
+        is_unk=[unk is not None and (p == unk or i == unk_id) for p, i in zip(pieces, ids, strict=True)],
+        word_index=_pieces_to_words(pieces, is_special, len(spans)),
+        words=[text[s:e] for s, e in spans], n_truncated=n_truncated,
     )
 
 

@@ -464,14 +464,17 @@ class KoEnGrammar:
         self.lexicon: Lexicon = CORE if core else FULL
         self._tag_cache: dict[frozenset[str], list[Noun]] = {}
 
-    def sample(self) -> SentencePair:
-        """One random sentence pair."""
+    def sample(self, register: str | None = None) -> SentencePair:
+        """One random sentence pair (in speech level `register` when given, one of REGISTERS)."""
         kinds = KINDS_CORE if self.core else KINDS_FULL
         kind = self.rng.choices(list(kinds), list(kinds.values()))[0]
         tense = self.rng.choice(TENSES)
         negated = self.rng.random() < 0.25
         question = self.rng.random() < 0.3
-        register = "plain" if self.core else self.rng.choices(REGISTERS, REGISTER_WEIGHTS)[0]
+        drawn = "plain" if self.core else self.rng.choices(REGISTERS, REGISTER_WEIGHTS)[0]
+        if register is not None and register not in REGISTERS:
+            raise ValueError(f"unknown speech level {register!r}: expected one of {', '.join(REGISTERS)}")
+        register = register or drawn  # drawn either way: the same seed gives the same default stream
         if kind == "adjective":
             return self._adjective_sentence(tense, negated, question, register)
         if kind == "copula":

@@ -1,4 +1,5 @@
-"""Pretrained BERT weights in the from-scratch core: MiniLM-L6 (all-MiniLM-L6-v2).
+"""Pretrained BERT weights in the from-scratch core: MiniLM-L6 (all-MiniLM-L6-v2) and any transformers
+BERT checkpoint (BertModel, BertForMaskedLM, BertForSequenceClassification, ...; see hf.py).
 
 A BERT encoder is this project's `Transformer` with `n_decoder_layers=0` and BERT's options
 switched on through the config (learned positions, token-type embeddings, a LayerNorm on the
@@ -33,6 +34,19 @@ MINILM_DESCRIPTION = (
 #   pooler.*                     the [CLS] pooler (dense + tanh) on top of the encoder, not part of it
 #   embeddings.position_ids      a non-learned buffer arange(max_len); the core slices positions itself
 IGNORED_BERT_WEIGHTS = ("pooler.dense.weight", "pooler.dense.bias", "embeddings.position_ids")
+# Task heads of BertFor* models sit outside the "bert." encoder; the core traces the encoder only:
+#   cls.*         BertForMaskedLM / BertForPreTraining: the masked-word (and next-sentence) heads
+#   classifier.*  BertForSequenceClassification / TokenClassification: the label head on [CLS] or each token
+#   qa_outputs.*  BertForQuestionAnswering: the span head
+IGNORED_BERT_HEADS = ("cls.", "classifier.", "qa_outputs.")
+
+
+def strip_bert_prefix(weights: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """BertModel's names from any BertFor* checkpoint: "bert.encoder..." -> "encoder...", task heads dropped."""
+    if not any(key.startswith("bert.") for key in weights):
+        return weights  # a bare BertModel (MiniLM)
+    return {key.removeprefix("bert."): value for key, value in weights.items()
+            if not key.startswith(IGNORED_BERT_HEADS)}
 
 
 def bert_weight_names(n_layers: int) -> Iterator[tuple[str, str]]:
@@ -112,29 +126,30 @@ def bert_state_dict(bert_weights: dict[str, torch.Tensor], config: TransformerCo
 
 
 def load_bert_dir(directory: str | Path, name: str | None = None, device: torch.device | str = "cpu",
-                  description: str = "") -> LoadedModel:
-    """A Hugging Face BertModel directory (config.json, model.safetensors, tokenizer) as a core model."""
-    from safetensors.torch import load_file
+                  description: str = "", architecture: str | None = None) -> LoadedModel:
+    """A Hugging Face BERT directory (config.json, model.safetensors or pytorch_model.bin, tokenizer) as a
+    core model; `architecture` names it in the picker ("bert" for a user's checkpoint)."""
+    from transformer_core.io.hf import read_weights, weights_file
 
     directory = Path(directory)
-    weights_file = directory / "model.safetensors"
-    if not weights_file.is_file():
-        raise ModelUnavailableError(f"{directory}: no model.safetensors")
+    if weights_file(directory) is None:
+        raise ModelUnavailableError(f"{directory.name}: no model.safetensors or pytorch_model.bin")
     config = bert_config(json.loads((directory / "config.json").read_text(encoding="utf-8")))
     tokenizer = load_tokenizer(directory)
     # bos/eos only serve a decoder; name [CLS]/[SEP] so they point at real tokens, not [unused0].
     config = dataclasses.replace(config, bos_token_id=tokenizer.cls_token_id, eos_token_id=tokenizer.sep_token_id)
     model = Transformer(config)
     core_names = set(model.state_dict())
-    state = bert_state_dict(load_file(str(weights_file)), config)
+    state = bert_state_dict(strip_bert_prefix(read_weights(directory)), config)
     if set(state) != core_names:  # the mapping must fill every core parameter, and nothing else
         raise ValueError(f"mapping vs core: unfilled {sorted(core_names - set(state))}, "
                          f"unknown {sorted(set(state) - core_names)}")
     model.load_state_dict(state, strict=True)  # also checks every shape
     model.to(device).eval()
+    extra = {"architecture": architecture} if architecture else {}
     return LoadedModel(
         name=name or directory.name, model=model, tokenizer=tokenizer, config=config, kind="encoder",
-        directory=directory, trained=True, description=description,
+        directory=directory, trained=True, description=description, **extra,
     )
 
 

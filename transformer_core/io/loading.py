@@ -8,6 +8,10 @@ A model directory is Hugging Face-style:
     tokenizer.json      built with the `tokenizers` library (+ tokenizer_config.json)
 The tokenizer is always loaded with `transformers.AutoTokenizer.from_pretrained(dir)`.
 
+A transformers checkpoint directory (what `save_pretrained` or `huggingface-cli download` writes, with
+config.json's model_type "bert" or "marian") loads too, through the weight maps of bert.py / marian.py
+(hf.py recognises it); the picker marks it as the user's checkpoint.
+
 `load(name)` resolves, in order: an existing directory path, a built-in name
 (`paper-base`, `minilm-l6`), then `models/NAME`, then `lab_models/NAME` (models the training lab
 saved, outside git; env TRANSFORMER_EXPLORER_LAB_MODELS).
@@ -24,7 +28,10 @@ from pathlib import Path
 
 import torch
 
+from transformer_core.io.bert import load_bert_dir
 from transformer_core.io.files import MODEL_TYPE, LoadedModel, ModelUnavailableError, load_tokenizer
+from transformer_core.io.hf import BERT_DESCRIPTION, check_hf_dir, is_hf_model_type, unsupported_reason
+from transformer_core.io.marian import load_marian_dir
 from transformer_core.models.config import TransformerConfig
 from transformer_core.models.rnn import MODEL_TYPE as RNN_MODEL_TYPE
 from transformer_core.models.rnn import RNNConfig, RNNTranslator
@@ -60,6 +67,7 @@ class ModelInfo:
     builtin: bool = False
     lab: bool = False  # saved by the training lab (lab_models/)
     architecture: str = MODEL_TYPE  # config.json's model_type
+    checkpoint: bool = False  # a transformers checkpoint the user dropped in (bert, marian; see hf.py)
 
 
 def save_model_dir(directory: str | Path, model: Transformer, tokenizer=None, description: str = "",
@@ -87,6 +95,8 @@ def load_model_dir(directory: str | Path, name: str | None = None,
     problem = check_model_dir(directory)
     if problem:
         raise ModelUnavailableError(problem)
+    if is_hf_model_type(model_type_of(directory)):
+        return load_hf_dir(directory, name=name, device=device)
     raw = json.loads((directory / "config.json").read_text(encoding="utf-8"))
     config_class, model_class = ARCHITECTURES[raw["model_type"]]
     try:
@@ -104,10 +114,35 @@ def load_model_dir(directory: str | Path, name: str | None = None,
     )
 
 
+def load_hf_dir(directory: Path, name: str | None = None, device: torch.device | str = "cpu") -> LoadedModel:
+    """A transformers checkpoint directory (model_type bert or marian; see hf.py) as a core LoadedModel."""
+    model_type = model_type_of(directory)
+    problem = check_hf_dir(directory, model_type)
+    if problem:
+        raise ModelUnavailableError(problem)
+    try:
+        if model_type == "bert":
+            return load_bert_dir(directory, name=name, device=device, description=BERT_DESCRIPTION,
+                                 architecture="bert")
+        return load_marian_dir(directory, name=name, device=device)
+    except ModelUnavailableError:
+        raise
+    except Exception as exc:  # a variant the map lacks, a corrupt file: say which, keep the app up
+        raise ModelUnavailableError(f"{directory.name}: cannot be loaded as {model_type} "
+                                    f"({type(exc).__name__}: {exc})") from exc
+
+
 def check_model_dir(directory: Path) -> str:
     """'' if the directory looks loadable, else a plain-language reason."""
     if not directory.is_dir():
         return f"{directory.name}: no such model directory"
+    if not (directory / "config.json").is_file():
+        return f"{directory.name}: missing config.json"
+    architecture = model_type_of(directory)
+    if is_hf_model_type(architecture):
+        return check_hf_dir(directory, architecture)
+    if architecture and architecture not in ARCHITECTURES:  # a readable config of an architecture no loader knows
+        return unsupported_reason(directory, architecture)
     missing = [f for f in ("config.json", "model.safetensors", "tokenizer.json") if not (directory / f).is_file()]
     if missing:
         return f"{directory.name}: missing {', '.join(missing)}"
@@ -116,7 +151,7 @@ def check_model_dir(directory: Path) -> str:
     except (ValueError, UnicodeDecodeError) as exc:
         return f"{directory.name}: config.json is not valid JSON ({exc})"
     if not isinstance(raw, dict) or raw.get("model_type") not in ARCHITECTURES:
-        return f"{directory.name}: config.json is not a Transformer Explorer config"
+        return unsupported_reason(directory, str(raw.get("model_type", "")) if isinstance(raw, dict) else "")
     return ""
 
 
@@ -207,6 +242,8 @@ def _model_info(directory: Path, all_architectures: bool, lab: bool = False) -> 
     if architecture in ARCHITECTURES and architecture != MODEL_TYPE and not all_architectures:
         return None
     problem = check_model_dir(directory)
+    if is_hf_model_type(architecture):  # a user's transformers checkpoint: every stage page opens it
+        return ModelInfo(directory.name, not problem, problem, lab=lab, architecture=architecture, checkpoint=True)
     return ModelInfo(directory.name, not problem, problem, lab=lab,
                      architecture=architecture if architecture in ARCHITECTURES else MODEL_TYPE)
 
@@ -244,8 +281,8 @@ def list_models(all_architectures: bool = False) -> list[ModelInfo]:
 def load(name_or_dir: str | Path, device: torch.device | str = "cpu") -> LoadedModel:
     """Load a model by directory path, built-in name, or name under models/."""
     path = Path(name_or_dir)
-    if path.is_dir() and (path / "config.json").exists():
-        return load_model_dir(path, device=device)
+    if path.is_dir() and ((path / "config.json").exists() or path.parent != Path(".")):
+        return load_model_dir(path, device=device)  # a path: a broken directory says what it lacks
     name = str(name_or_dir)
     if name in BUILTINS:
         loader, availability = BUILTINS[name]

@@ -35,8 +35,11 @@ class TransformerConfig:
     norm_first: bool = False  # False: post-LN as in the paper, norm(x + sublayer(x))
     final_norm: bool = False  # a LayerNorm after each stack (nn.Transformer always adds one)
     max_len: int = 512  # longest sequence the positional encoding covers
-    activation: Literal["relu", "gelu"] = "relu"  # paper: ReLU; BERT: GELU (erf form)
+    activation: Literal["relu", "gelu", "silu"] = "relu"  # paper: ReLU; BERT: GELU (erf form); Marian: SiLU (swish)
     positional: Literal["sinusoidal", "learned"] = "sinusoidal"  # paper: sinusoidal
+    # Where the sinusoidal table puts its sines and cosines: "interleaved" = the paper's formula (sin at even
+    # dimensions, cos at odd ones); "halves" = Marian's layout (all sines in the first half, cosines in the second).
+    sinusoidal_layout: Literal["interleaved", "halves"] = "interleaved"
     layer_norm_eps: float = 1e-5  # nn.LayerNorm's default; BERT uses 1e-12
     scale_embedding: bool = True  # multiply token embeddings by sqrt(d_model) (paper, section 3.4)
     embed_norm: bool = False  # LayerNorm on the summed input embedding (BERT)
@@ -51,8 +54,10 @@ class TransformerConfig:
     def __post_init__(self) -> None:
         if self.d_model % self.n_heads:
             raise ValueError(f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads})")
-        if self.activation not in ("relu", "gelu"):
-            raise ValueError(f"activation must be 'relu' or 'gelu', not {self.activation!r}")
+        if self.activation not in ("relu", "gelu", "silu"):
+            raise ValueError(f"activation must be 'relu', 'gelu' or 'silu', not {self.activation!r}")
+        if self.sinusoidal_layout not in ("interleaved", "halves"):
+            raise ValueError(f"sinusoidal_layout must be 'interleaved' or 'halves', not {self.sinusoidal_layout!r}")
         if self.share_embeddings and self.has_decoder and self.src_vocab_size != self.tgt_vocab_size:
             raise ValueError("share_embeddings needs src_vocab_size == tgt_vocab_size")
         if self.positional not in ("sinusoidal", "learned"):

@@ -145,9 +145,13 @@ class Transformer(nn.Module):
         positions, placed after the `cache.length` cached ones: their keys and values are appended to
         the cache, cross-attention reuses the memory's K/V, and the result covers the n new positions.
         """
-        if tgt_mask is None:
-            tgt_mask = padding_mask(tgt_ids, self.config.pad_token_id)
         past = 0 if cache is None else cache.length
+        if tgt_mask is None and self.config.bos_token_id == self.config.pad_token_id:
+            # Marian starts decoding with the pad token, so pad is not padding in a target: like transformers,
+            # block no target key unless the caller passes a tgt_mask (a batch of different lengths).
+            tgt_mask = torch.ones_like(tgt_ids, dtype=torch.bool)
+        elif tgt_mask is None:
+            tgt_mask = padding_mask(tgt_ids, self.config.pad_token_id)
         keys = tgt_mask if cache is None else cache.extend_mask(tgt_mask)  # [B, past + n]: which keys are real
         y = self.tgt(tgt_ids, tgt_mask, start=past)
         # [n, past + n]: new position past+i may attend to keys 0..past+i ([T,T] without a cache).
@@ -401,13 +405,14 @@ def fused_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: tor
 
 
 class FeedForward(nn.Module):
-    """FFN(x) = max(0, x W_1 + b_1) W_2 + b_2   (GELU instead of ReLU when configured)."""
+    """FFN(x) = max(0, x W_1 + b_1) W_2 + b_2   (GELU or SiLU instead of ReLU when configured)."""
 
     def __init__(self, config: TransformerConfig) -> None:
         super().__init__()
         self.linear1 = nn.Linear(config.d_model, config.d_ff)
         self.linear2 = nn.Linear(config.d_ff, config.d_model)
-        self.activation = nn.ReLU() if config.activation == "relu" else nn.GELU()  # GELU: exact erf form
+        # GELU: the exact erf form (BERT's "gelu"); SiLU(x) = x·sigmoid(x) is Marian's "swish"
+        self.activation = {"relu": nn.ReLU, "gelu": nn.GELU, "silu": nn.SiLU}[config.activation]()
         self.dropout = nn.Dropout(config.dropout)
         self.hook_hidden, self.hook_out = HookPoint(), HookPoint()
 
@@ -428,7 +433,7 @@ class InputEmbedding(nn.Module):
         self.scale = math.sqrt(config.d_model) if config.scale_embedding else 1.0
         self.token = nn.Embedding(vocab_size, config.d_model)
         if config.positional == "sinusoidal":
-            self.position = SinusoidalPositionalEncoding(config.d_model, config.max_len)
+            self.position = SinusoidalPositionalEncoding(config.d_model, config.max_len, config.sinusoidal_layout)
         else:
             self.position = LearnedPositionalEmbedding(config.d_model, config.max_len)
         self.token_type = nn.Embedding(config.type_vocab_size, config.d_model) if config.type_vocab_size else None
@@ -462,25 +467,31 @@ class InputEmbedding(nn.Module):
 class SinusoidalPositionalEncoding(nn.Module):
     """PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model)).
 
-    Kept as a non-persistent buffer: moves with `.to()`, is not saved in checkpoints.
+    Kept as a non-persistent buffer: moves with `.to()`, is not saved in checkpoints. `layout="halves"`
+    puts the same sines in the first half and the cosines in the second (Marian).
     """
 
-    def __init__(self, d_model: int, max_len: int) -> None:
+    def __init__(self, d_model: int, max_len: int, layout: str = "interleaved") -> None:
         super().__init__()
         self.max_len = max_len
-        self.register_buffer("pe", sinusoidal_table(max_len, d_model), persistent=False)
+        self.register_buffer("pe", sinusoidal_table(max_len, d_model, layout), persistent=False)
 
     def forward(self, seq_len: int, start: int = 0) -> torch.Tensor:
         return self.pe[start:start + seq_len]  # [max_len, D] -> [S, D]
 
 
-def sinusoidal_table(max_len: int, d_model: int) -> torch.Tensor:
-    """[max_len, d_model]: sines at even dimensions, cosines at odd ones."""
+def sinusoidal_table(max_len: int, d_model: int, layout: str = "interleaved") -> torch.Tensor:
+    """[max_len, d_model]: sines at even dimensions, cosines at odd ones ("interleaved", the paper);
+    "halves": sin(pos·ω_i) at dimension i and cos(pos·ω_i) at dimension ceil(D/2) + i (Marian)."""
     position = torch.arange(max_len, dtype=torch.float64)[:, None]  # [L, 1]
-    inv_freq = torch.pow(10000.0, -torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)  # [D/2]
+    inv_freq = torch.pow(10000.0, -torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)  # [ceil(D/2)]
     table = torch.zeros(max_len, d_model, dtype=torch.float64)
-    table[:, 0::2] = torch.sin(position * inv_freq)
-    table[:, 1::2] = torch.cos(position * inv_freq)[:, : d_model // 2]
+    sines, cosines = torch.sin(position * inv_freq), torch.cos(position * inv_freq)[:, : d_model // 2]
+    if layout == "halves":
+        half = sines.shape[1]  # ceil(D/2): an odd width gives the sines the extra column
+        table[:, :half], table[:, half:] = sines, cosines
+    else:
+        table[:, 0::2], table[:, 1::2] = sines, cosines
     return table.float()
 
 

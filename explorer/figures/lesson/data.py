@@ -47,6 +47,7 @@ class LessonData:
     specials: frozenset[str]
     tokenizer: object = None  # for the next-token candidates' strings and the token chips
     text: str = ""  # the sentence as typed
+    sinusoidal_layout: str = "interleaved"  # "halves": Marian's sines-then-cosines table
     task: str = ""  # task_family(): which task-specific sentences the text may say
     trained: bool = True  # False: paper-base's random weights (every step says so)
     final_norm: bool = False  # a LayerNorm after each stack (pre-LN models)
@@ -64,7 +65,8 @@ class LessonData:
                    info=LayerInfo(cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.norm_first, cfg.activation),
                    scale_embedding=bool(cfg.scale_embedding), positional=str(cfg.positional),
                    specials=frozenset(getattr(tokenizer, "all_special_tokens", []) or []), tokenizer=tokenizer,
-                   text=text, task=task_family(loaded.directory), trained=bool(loaded.trained),
+                   text=text, sinusoidal_layout=str(getattr(cfg, "sinusoidal_layout", "interleaved")),
+                   task=task_family(loaded.directory), trained=bool(loaded.trained),
                    final_norm=bool(cfg.final_norm), facts=model_facts(loaded.model, traced.trace),
                    model_name=loaded.name,
                    max_len=int(cfg.max_len))

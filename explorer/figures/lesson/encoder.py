@@ -70,7 +70,16 @@ def _position_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     d = data.info.d_model
     p = min(1, pos.shape[0] - 1)
     scale = r"\sqrt{d}" if data.scale_embedding else ""
-    if data.positional == "sinusoidal":
+    if data.positional == "sinusoidal" and data.sinusoidal_layout == "halves":
+        h = (d + 1) // 2  # Marian: the sines fill the first half, the cosines the second
+        latex = (rf"\begin{{gathered}}PE_{{(pos,i)}} = \sin\!\left(pos / 10000^{{2i/{d}}}\right),\ "
+                 rf"PE_{{(pos,{h}+i)}} = \cos\!\left(pos / 10000^{{2i/{d}}}\right) \\ "
+                 rf"PE_{{({p},0)}} = \sin({p}) = {pos[p, 0]:.3f},\quad "
+                 rf"PE_{{({p},{h})}} = \cos({p}) = {pos[p, h]:.3f} \\ "
+                 rf"x_{{{p}}} = E[\mathrm{{id}}_{{{p}}}]{scale} + PE_{{{p}}} = "
+                 rf"({inputs[p, 0]:.3f},\ {inputs[p, 1]:.3f},\ \dots)\end{{gathered}}")
+        body = step_body(step, lang) + "\n\n" + t("msg.marian_positions", lang, half=h)
+    elif data.positional == "sinusoidal":
         latex = (rf"\begin{{gathered}}PE_{{(pos,2i)}} = \sin\!\left(pos / 10000^{{2i/{d}}}\right),\ "
                  rf"PE_{{(pos,2i+1)}} = \cos\!\left(pos / 10000^{{2i/{d}}}\right) \\ "
                  rf"PE_{{({p},0)}} = \sin({p}) = {pos[p, 0]:.3f},\quad PE_{{({p},1)}} = \cos({p}) = {pos[p, 1]:.3f} \\ "

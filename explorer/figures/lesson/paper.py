@@ -106,6 +106,14 @@ def rotated(pe_row: np.ndarray, k: int, d: int) -> np.ndarray:
     return out.reshape(-1)
 
 
+def interleave_halves(table: np.ndarray) -> np.ndarray:
+    """A [S, d] sines-then-cosines table (Marian) reordered as the paper's (sin, cos) pairs."""
+    h = table.shape[1] // 2
+    out = np.empty_like(table[:, : 2 * h])
+    out[:, 0::2], out[:, 1::2] = table[:, :h], table[:, h: 2 * h]
+    return out
+
+
 def rotation_positions(n_positions: int) -> tuple[int, int]:
     """(pos, k) with pos + k inside the sentence's table: pos 1 and the farthest k when there is room."""
     if n_positions >= 3:
@@ -116,6 +124,8 @@ def rotation_positions(n_positions: int) -> tuple[int, int]:
 def _sinusoids_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     pos = array(data.trace, "src.pos").astype(np.float64)  # [S, d]: this model's own table
     d = data.info.d_model
+    if data.sinusoidal_layout == "halves":  # Marian keeps sines then cosines: pair them as the paper interleaves
+        pos = interleave_halves(pos)
     p, k = rotation_positions(pos.shape[0])
     predicted = rotated(pos[p], k, d)
     actual = pos[p + k][: predicted.size]
