@@ -246,3 +246,38 @@ def test_bad_corpus_input_gets_a_reason(ko_en, reverse):
         H.text_corpus(ko_en, [" "])
     with pytest.raises(ValueError, match="no multi-head attention"):
         H.require_transformer(transformer_core.load("ko-en-rnn-attention"))
+
+
+def test_cli_prints_the_json_the_issue_names(reverse, capsys):
+    from transformer_core.__main__ import main
+
+    assert main(["heads", "--model", "reverse", "--n", "6", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["sentences"] == 6 and out["seconds"] >= 0
+    assert len(out["heads"]) == 3 * 2 * 4
+    keys = {"kind", "layer", "head", "diagonal", "previous", "next", "first", "last", "aligned", "entropy"}
+    assert all(set(row) == keys for row in out["heads"])
+    # The same numbers as the library computes on the same sample.
+    stats = H.corpus_statistics(reverse, H.heldout_corpus(reverse, 6))
+    for row, head in zip(out["heads"], stats.heads, strict=True):
+        assert (row["kind"], row["layer"], row["head"]) == (head.kind.value, head.layer, head.head)
+        assert row["aligned"] == (pytest.approx(stats.value(head, "aligned"), abs=1e-5)
+                                  if head.kind is AttentionKind.CROSS else None)
+        assert row["previous"] == pytest.approx(stats.value(head, "previous"), abs=1e-5)
+
+
+def test_cli_reads_a_corpus_file_and_refuses_bad_ones(tmp_path, capsys):
+    from transformer_core.__main__ import main
+
+    good = tmp_path / "good.txt"
+    good.write_text("고양이가 생선을 먹는다\n\n학생이 책을 읽는다\n", encoding="utf-8")
+    assert main(["heads", "--model", "ko-en-toy", "--corpus", str(good), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["sentences"] == 2 and all(row["aligned"] is None for row in out["heads"])
+    assert main(["heads", "--model", "ko-en-toy", "--corpus", str(good)]) == 0
+    assert "enc L0 H0" in capsys.readouterr().out
+    english = tmp_path / "english.txt"
+    english.write_text("The cat eats fish.\n", encoding="utf-8")
+    assert main(["heads", "--model", "ko-en-toy", "--corpus", str(english)]) == 2
+    assert "no Korean" in capsys.readouterr().err
+    assert main(["heads", "--model", "ko-en-toy", "--corpus", str(tmp_path / "missing.txt")]) == 2
