@@ -94,7 +94,8 @@ def heads_section(view) -> None:
     columns = {name: tr(f"stat.{name}") for name in ("kind", "layer", "head", *STAT_FIELDS, "importance")}
     drops = importance_by_head(get_importance(view.loaded.directory))  # head_importance.json, if computed
     importance = [drops.get(f"{KIND_SHORT[ref.kind]}.{ref.layer}.{ref.head}") for ref in heads] if drops else None
-    st.dataframe(stats_table(rows_for_table, columns, importance), hide_index=True, key="heads_stats", height=360)
+    st.dataframe(stats_table(rows_for_table, columns, importance, corpus_column(view.loaded.name, heads)),
+                 hide_index=True, key="heads_stats", height=360)
 
     kinds = kinds_in(trace)
     kind = st.segmented_control(tr("heads.similarity_kind"), kinds, format_func=kind_label, default=kinds[0],
@@ -117,6 +118,22 @@ def heads_section(view) -> None:
         stacks.append((kind_label(k), maps))
     chart(figures.all_heads_overview(stacks, title=t("heads.overview", code), lang=code), "all_heads_overview")
     st.caption(tr("export.caption"))
+
+
+def corpus_column(model: str, heads: list) -> dict[str, list] | None:
+    """"Behaviour over N sentences" from the model's latest /corpus result, when one is cached (else None)."""
+    from explorer.figures.corpus import head_column
+    from pages._corpus_cache import latest_result
+    from transformer_core.tracing.names import Head
+
+    result = latest_result(model)
+    if result is None:
+        return None
+    rows = {(r["kind"], r["layer"], r["head"]): r for r in result.stats.rows()}
+    names = {b: tr(f"corpus.stat.{b}") for b in ("diagonal", "previous", "next", "first", "last", "aligned")}
+    cells = head_column([rows.get((Head(ref.kind, ref.layer, ref.head).kind.value, ref.layer, ref.head))
+                         for ref in heads], names)
+    return {tr("heads.corpus_column", n=result.stats.sentences): cells}
 
 
 page_header("heads.title", "heads.intro")
