@@ -46,9 +46,11 @@ def choose_corpus(loaded) -> tuple[str, int, tuple[str, ...]] | None:
     """The corpus widgets; (source, n, lines) when a corpus is ready to analyse, else None (a message shown)."""
     has_heldout = loaded.config.has_decoder
     options = [s for s in SOURCES if has_heldout or s != "heldout"]
-    if st.session_state.get("corpus") not in options:
-        st.session_state["corpus"] = options[0]
-    source = st.segmented_control(tr("corpus.source"), options, format_func=lambda s: tr(f"corpus.source.{s}"),
+    if st.session_state.get("corpus") not in options:  # first visit: the URL's, when it is one of them
+        url = st.query_params.get("corpus")
+        st.session_state["corpus"] = url if url in options and "corpus" not in st.session_state else options[0]
+    code = lang()  # bound now: AppTest (and a fragment rerun) may call format_func outside this run
+    source = st.segmented_control(tr("corpus.source"), options, format_func=lambda s: t(f"corpus.source.{s}", code),
                                   key="corpus", bind="query-params", required=True) or options[0]
     if not has_heldout:
         st.caption(tr("corpus.no_heldout", name=loaded.name))
@@ -66,24 +68,34 @@ def choose_corpus(loaded) -> tuple[str, int, tuple[str, ...]] | None:
             return None
         st.caption(tr("corpus.examples_caption", n=len(lines)))
         return check(loaded, source, lines)
-    with st.form("corpus_text_form", border=False):
-        pasted = st.text_area(tr("corpus.paste"), key="corpus_paste", height=140, help=tr("corpus.paste_help"))
-        uploaded = st.file_uploader(tr("corpus.upload"), type=["txt"], key="corpus_upload")
-        submitted = st.form_submit_button(tr("corpus.analyse"), type="primary", icon=":material/play_arrow:")
-    if submitted:
-        text = pasted or ""
-        if uploaded is not None:
-            try:
-                text = uploaded.getvalue().decode("utf-8")
-            except UnicodeDecodeError:
-                st.error(tr("corpus.err.encoding"))
-                return None
-        st.session_state["_corpus_lines"] = tuple(cfig.parse_corpus_text(text))
+    # Nothing runs until Analyse is pressed: its callback keeps the lines in the session from then on.
+    st.text_area(tr("corpus.paste"), key="corpus_paste", height=140, help=tr("corpus.paste_help"))
+    st.file_uploader(tr("corpus.upload"), type=["txt"], key="corpus_upload")
+    st.button(tr("corpus.analyse"), type="primary", icon=":material/play_arrow:", key="corpus_analyse",
+              on_click=take_text)
+    if st.session_state.get("_corpus_encoding_error"):
+        st.error(tr("corpus.err.encoding"))
+        return None
     lines = st.session_state.get("_corpus_lines")
     if lines is None:
         st.info(tr("corpus.paste_first"))
         return None
     return check(loaded, source, lines)
+
+
+def take_text() -> None:
+    """Analyse's callback: the uploaded file (UTF-8) if any, else the pasted text, as the corpus lines."""
+    text = st.session_state.get("corpus_paste") or ""
+    uploaded = st.session_state.get("corpus_upload")
+    st.session_state["_corpus_encoding_error"] = False
+    if uploaded is not None:
+        try:
+            text = uploaded.getvalue().decode("utf-8")
+        except UnicodeDecodeError:
+            st.session_state["_corpus_encoding_error"] = True
+            st.session_state.pop("_corpus_lines", None)
+            return
+    st.session_state["_corpus_lines"] = tuple(cfig.parse_corpus_text(text))
 
 
 def check(loaded, source: str, lines: tuple[str, ...]) -> tuple[str, int, tuple[str, ...]] | None:
@@ -151,23 +163,28 @@ def head_section(name: str, device: str, result, code: str) -> None:
     stats = result.stats
     st.subheader(tr("corpus.one_head"))
     options = [str(h) for h in stats.heads]
-    if st.session_state.get("chead") not in options:
-        st.session_state["chead"] = default_head(stats)
+    if st.session_state.get("chead") not in options:  # first visit: the URL's head if it names one of them
+        url = st.query_params.get("chead")
+        st.session_state["chead"] = url if url in options else default_head(stats)
     by_id = {str(h): h for h in stats.heads}
     left, right = st.columns(2)
-    picked = left.selectbox(tr("corpus.head"), options, key="chead", bind="query-params",
-                            format_func=lambda s: head_label(by_id[s], code))
+    # Not bound to the URL with bind=: the table's row click and the default set this widget's value, and a
+    # bound widget's parameter cannot be written; the URL follows by hand (url_param).
+    picked = left.selectbox(tr("corpus.head"), options, key="chead", format_func=lambda s: head_label(by_id[s], code))
     head = by_id.get(picked or options[0], stats.heads[0])
+    url_param("chead", str(head))
     k = stats.index(head)
     shown = [b for b in corpus_heads.BEHAVIOURS if b != "aligned" or (stats.has_gold and head.kind is
                                                                         AttentionKind.CROSS)]
     if st.session_state.get("behaviour") not in (AUTO, *shown):
-        st.session_state["behaviour"] = AUTO
+        url = st.query_params.get("behaviour")
+        st.session_state["behaviour"] = url if url in shown and "behaviour" not in st.session_state else AUTO
     dominant = corpus_heads.dominant_behaviour(stats, k)
-    choice = right.selectbox(tr("corpus.behaviour"), [AUTO, *shown], key="behaviour", bind="query-params",
-                             format_func=lambda b: tr("corpus.auto", behaviour=behaviour_name(dominant, code))
+    choice = right.selectbox(tr("corpus.behaviour"), [AUTO, *shown], key="behaviour",
+                             format_func=lambda b: t("corpus.auto", code, behaviour=behaviour_name(dominant, code))
                              if b == AUTO else behaviour_name(b, code))
     behaviour = dominant if choice in (None, AUTO) else choice
+    url_param("behaviour", None if choice in (None, AUTO) else choice)
     st.caption(tr("corpus.head_summary", head=head_label(head, code),
                   group=behaviour_group_name(corpus_heads.head_group(stats, k), code),
                   behaviour=behaviour_name(behaviour, code),
@@ -203,6 +220,15 @@ def head_section(name: str, device: str, result, code: str) -> None:
                     col_title=col_title, title=f"{rank}. {item['text'][:60]} — {behaviour_name(behaviour, code)} "
                                                f"{values[item['index']]:.2f}"),
                       f"corpus_{which}_{rank}", key=f"corpus_{which}_map_{rank}")
+
+
+def url_param(name: str, value: str | None) -> None:
+    """Keep one query parameter in step with a widget (removed at its default, None)."""
+    if value is None:
+        if name in st.query_params:
+            del st.query_params[name]
+    elif st.query_params.get(name) != value:
+        st.query_params[name] = value
 
 
 def default_head(stats) -> str:
