@@ -217,7 +217,8 @@ def head_section(name: str, device: str, result, code: str) -> None:
             for rank, item in enumerate(maps, start=1):
                 chart(figures.attention_heatmap(
                     item["weights"], item["queries"], item["keys"], lang=code, row_title=row_title,
-                    col_title=col_title, title=f"{rank}. {item['text'][:60]} — {behaviour_name(behaviour, code)} "
+                    # The sentence itself is in the table above (rank #) and on the axes as tokens.
+                    col_title=col_title, title=f"#{rank} · {behaviour_name(behaviour, code)} "
                                                f"{values[item['index']]:.2f}"),
                       f"corpus_{which}_{rank}", key=f"corpus_{which}_map_{rank}")
 
