@@ -48,7 +48,9 @@ def behaviour_heatmap(values: np.ndarray, head_labels: Sequence[str], behaviour_
     layout = {"xaxis": {**_x_category(t("corpus.behaviour_axis", lang)), "side": "top", "tickangle": -35},
               "yaxis": _y_category(t("fig.head_axis", lang))}
     layout["yaxis"]["tickfont"] = {"size": 10}
-    return _figure([trace], layout, title, max(360, min(1400, 120 + 20 * len(head_labels))), bgcolor="white")
+    fig = _figure([trace], layout, title, max(360, min(1400, 150 + 20 * len(head_labels))), bgcolor="white")
+    fig.update_layout(margin={"t": 120})  # the title above the column labels (they sit on top)
+    return fig
 
 
 def stats_frame(rows: Sequence[dict], columns: dict[str, str], groups: Sequence[str]) -> pd.DataFrame:
@@ -108,8 +110,10 @@ def query_key_scatter(x: Sequence[float], y: Sequence[float], role: Sequence[str
                              + " %{customdata[1]})<br>%{customdata[2]}<extra></extra>",
         })
     layout = {
-        "xaxis": {"title": {"text": t("corpus.pc", lang, n=1, share=f"{explained[0]:.0%}")}, "zeroline": False},
-        "yaxis": {"title": {"text": t("corpus.pc", lang, n=2, share=f"{explained[1]:.0%}")}, "zeroline": False},
+        "xaxis": {"title": {"text": t("corpus.pc", lang, n=1, share=f"{explained[0]:.0%}")}, "zeroline": False,
+                  "automargin": True},
+        "yaxis": {"title": {"text": t("corpus.pc", lang, n=2, share=f"{explained[1]:.0%}"), "standoff": 6},
+                  "zeroline": False, "automargin": True},
         "legend": {"orientation": "h", "y": -0.18, "x": 0},
     }
     fig = _figure(data, layout, title, 520, bgcolor="white")
