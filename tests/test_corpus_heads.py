@@ -281,3 +281,14 @@ def test_cli_reads_a_corpus_file_and_refuses_bad_ones(tmp_path, capsys):
     assert main(["heads", "--model", "ko-en-toy", "--corpus", str(english)]) == 2
     assert "no Korean" in capsys.readouterr().err
     assert main(["heads", "--model", "ko-en-toy", "--corpus", str(tmp_path / "missing.txt")]) == 2
+
+
+def test_recording_only_some_names_keeps_those_tensors_equal_to_the_full_trace(ko_en, small_corpus):
+    item = small_corpus.items[0]
+    src, tgt = torch.tensor([item.source_ids]), torch.tensor([item.decoder_ids])
+    names = ["src.mask", attention_name("decoder.cross_attn", 1, "weights")]
+    kept = H.record_pass(ko_en.model, src, tgt, names)
+    assert sorted(kept) == sorted(names)
+    full = ko_en.model.trace(src, tgt)
+    for name in names:
+        assert torch.equal(kept[name], full[name])

@@ -52,7 +52,7 @@ from transformer_core.inference.batching import pad_batch
 from transformer_core.inference.generation import generate, output_limit
 from transformer_core.io.loading import LoadedModel
 from transformer_core.models.transformer import Transformer
-from transformer_core.tracing.hooks import Patch
+from transformer_core.tracing.hooks import Patch, recording
 from transformer_core.tracing.names import SRC_MASK, TGT_MASK, AttentionKind, Head, attention_name
 
 STATS = ("diagonal", "previous", "next", "first", "last", "aligned", "entropy")
@@ -190,6 +190,20 @@ def text_corpus(loaded: LoadedModel, lines: Sequence[str], batch_size: int = 64,
     digest = hashlib.sha1("\n".join(lines).encode("utf-8")).hexdigest()[:16]
     items = tuple(CorpusItem(line, ids, dec) for line, ids, dec in zip(lines, encoded, decoder, strict=True))
     return Corpus(f"text:{len(lines)}:{digest}", items, "text")
+
+
+def record_pass(model: Transformer, src: torch.Tensor, tgt: torch.Tensor | None, names: Sequence[str],
+                patches: Mapping[str, Patch] | None = None) -> dict[str, torch.Tensor]:
+    """One eval-mode, no-grad forward pass keeping only `names` (like Transformer.trace, without holding every
+    intermediate: the logits of a 64-sentence batch alone can be hundreds of MB)."""
+    was_training = model.training
+    model.eval()
+    try:
+        with torch.no_grad(), recording(only=names) as store:
+            model(src, tgt, patches=patches)
+    finally:
+        model.train(was_training)
+    return dict(store)
 
 
 # --- statistics -----------------------------------------------------------------------------------------
@@ -336,7 +350,9 @@ def corpus_statistics(loaded: LoadedModel, corpus: Corpus, batch_size: int = 64,
         tgt = None
         if cfg.has_decoder:
             tgt = pad_batch([it.decoder_ids or (cfg.bos_token_id,) for it in items], cfg.pad_token_id).to(loaded.device)
-        trace = model.trace(src, tgt, patches=patches)
+        wanted = [SRC_MASK, TGT_MASK] + [attention_name(kind, layer, "weights")
+                                         for kind, layers in model_kinds(cfg) for layer in range(layers)]
+        trace = record_pass(model, src, tgt, wanted, patches)
         src_mask = trace[SRC_MASK].cpu().bool()
         masks = {"src": src_mask}
         if cfg.has_decoder:
@@ -561,7 +577,7 @@ def query_key_map(loaded: LoadedModel, corpus: Corpus, head: Head, max_sentences
         src = pad_batch([it.source_ids for it in batch], cfg.pad_token_id).to(loaded.device)
         tgt = (pad_batch([it.decoder_ids or (cfg.bos_token_id,) for it in batch], cfg.pad_token_id).to(loaded.device)
                if cfg.has_decoder else None)
-        trace = model.trace(src, tgt)
+        trace = record_pass(model, src, tgt, [SRC_MASK, TGT_MASK, head.name("q"), head.name("k")])
         ids = {"src": src.cpu(), "tgt": tgt.cpu() if tgt is not None else None}
         masks = {"src": trace[SRC_MASK].cpu().bool()}
         if cfg.has_decoder:
@@ -598,7 +614,7 @@ def sentence_maps(loaded: LoadedModel, corpus: Corpus, head: Head, indices: Sequ
         item = corpus.items[index]
         src = torch.tensor([item.source_ids], device=loaded.device)
         tgt = torch.tensor([item.decoder_ids], device=loaded.device) if cfg.has_decoder and item.decoder_ids else None
-        trace = model.trace(src, tgt)
+        trace = record_pass(model, src, tgt, [head.name("weights")])
         ids = {"src": list(item.source_ids), "tgt": list(item.decoder_ids)}
         q_side, k_side = head.kind.sides
         weights = trace[head.name("weights")][0, head.head].cpu().float().numpy()
