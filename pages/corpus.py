@@ -22,6 +22,8 @@ SOURCES = ("heldout", "examples", "text")
 N_CHOICES = (50, 100, 200, 500, 1000)
 DEFAULT_N = 100
 AUTO = "auto"
+LARGE_MODEL_PARAMS = 20_000_000  # paper-base (~45 M) and up; ko-en-toy and reverse are a few million
+LARGE_MODEL_SENTENCES = 200
 
 
 def head_label(head: Head, code: str) -> str:
@@ -60,7 +62,10 @@ def choose_corpus(loaded) -> tuple[str, int, tuple[str, ...]] | None:
             st.session_state["sentences"] = DEFAULT_N
         n = st.select_slider(tr("corpus.n"), N_CHOICES, value=DEFAULT_N, key="sentences", bind="query-params",
                              help=tr("corpus.n_help"))
-        return source, int(n), ()
+        limit = sentence_limit(loaded)
+        if n > limit:
+            st.info(tr("corpus.large_model_cut", n=n, limit=limit, name=loaded.name))
+        return source, int(min(n, limit)), ()
     if source == "examples":
         lines = tuple(e["text"] for e in model_examples(loaded.name))
         if not lines:
@@ -103,7 +108,18 @@ def check(loaded, source: str, lines: tuple[str, ...]) -> tuple[str, int, tuple[
     if problem:
         st.error(tr(f"corpus.err.{problem}", n=len(lines), limit=cfig.MAX_LINES, name=loaded.name))
         return None
+    limit = sentence_limit(loaded)
+    if len(lines) > limit:  # a large model: keep the wait bounded (the script thread computes it)
+        st.info(tr("corpus.large_model_cut", n=len(lines), limit=limit, name=loaded.name))
+        lines = lines[:limit]
     return source, 0, lines
+
+
+def sentence_limit(loaded) -> int:
+    """Sentences one analysis may take: 1,000, or LARGE_MODEL_SENTENCES for a model of LARGE_MODEL_PARAMS or more
+    (untrained paper-base decodes to its length limit: 200 pasted lines took 99 s here, 1,000 would take ~8 min)."""
+    params = sum(p.numel() for p in loaded.model.parameters())
+    return LARGE_MODEL_SENTENCES if params >= LARGE_MODEL_PARAMS else cfig.MAX_LINES
 
 
 def behaviours_section(result, code: str) -> list[str]:

@@ -158,3 +158,10 @@ def test_head_column_names_the_largest_share():
     rows = [{"diagonal": 0.1, "previous": 0.8, "aligned": None}, None]
     assert cfig.head_column(rows, {"diagonal": "diag", "previous": "prev", "aligned": "al"}) == ["prev 0.80", None]
     assert cfig.parse_corpus_text("\ufeffa\r\n\r\n b \n") == ["a", "b"]
+
+
+@pytest.mark.skipif("paper-base" not in MODELS, reason="paper-base is not available here")
+def test_a_large_model_analyses_at_most_200_sentences_and_says_so():
+    at = open_page(model="paper-base", sentences="500")
+    assert t("corpus.large_model_cut", "en", n=500, limit=200, name=md_escape("paper-base")) in [i.value for i in at.info]
+    assert at.success[0].value.startswith("200 sentences")
