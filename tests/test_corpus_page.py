@@ -163,5 +163,6 @@ def test_head_column_names_the_largest_share():
 @pytest.mark.skipif("paper-base" not in MODELS, reason="paper-base is not available here")
 def test_a_large_model_analyses_at_most_200_sentences_and_says_so():
     at = open_page(model="paper-base", sentences="500")
-    assert t("corpus.large_model_cut", "en", n=500, limit=200, name=md_escape("paper-base")) in [i.value for i in at.info]
+    expected = t("corpus.large_model_cut", "en", n=500, limit=200, name=md_escape("paper-base"))
+    assert expected in [i.value for i in at.info]
     assert at.success[0].value.startswith("200 sentences")
