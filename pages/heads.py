@@ -4,8 +4,10 @@ a head-similarity map (1 − Jensen-Shannon) and every layer × head in ONE figu
 import numpy as np
 import streamlit as st
 
+from explorer.corpus_service import latest_result
 from explorer.figures import figures
 from explorer.figures.attention import all_heads, head_matrix, kinds_in, special_mask, stack, tokens_for
+from explorer.figures.corpus import head_column
 from explorer.figures.experiments import importance_by_head
 from explorer.figures.head_stats import STAT_FIELDS, drop_and_renormalise, similarity_matrix, stats_table
 from explorer.figures.tokenization import special_tokens
@@ -87,7 +89,8 @@ def heads_section(view) -> None:
     columns = {name: tr(f"stat.{name}") for name in ("kind", "layer", "head", *STAT_FIELDS, "importance")}
     drops = importance_by_head(get_importance(view.loaded.directory))  # head_importance.json, if computed
     importance = [drops.get(str(ref)) for ref in heads] if drops else None
-    st.dataframe(stats_table(rows_for_table, columns, importance), hide_index=True, key="heads_stats", height=360)
+    st.dataframe(stats_table(rows_for_table, columns, importance, corpus_column(view.loaded.name, heads)),
+                 hide_index=True, key="heads_stats", height=360)
 
     kinds = kinds_in(trace)
     kind = st.segmented_control(tr("heads.similarity_kind"), kinds, format_func=kind_label, default=kinds[0],
@@ -110,6 +113,18 @@ def heads_section(view) -> None:
         stacks.append((kind_label(k), maps))
     chart(figures.all_heads_overview(stacks, title=t("heads.overview", code), lang=code), "all_heads_overview")
     st.caption(tr("export.caption"))
+
+
+def corpus_column(model: str, heads: list[Head]) -> dict[str, list] | None:
+    """"Behaviour over N sentences" from the model's latest /corpus result, when one is cached (else None)."""
+    result = latest_result(model)
+    if result is None:
+        return None
+    rows = {(r["kind"], r["layer"], r["head"]): r for r in result.stats.rows()}
+    names = {b: tr(f"corpus.stat.{b}") for b in ("diagonal", "previous", "next", "first", "last", "aligned")}
+    cells = head_column([rows.get((ref.kind.value, ref.layer, ref.head))
+                         for ref in heads], names)
+    return {tr("heads.corpus_column", n=result.stats.sentences): cells}
 
 
 page_header("heads.title", "heads.intro")

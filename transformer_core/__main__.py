@@ -5,6 +5,7 @@
     python -m transformer_core evaluate models/ko-en-toy --json     (analysis/evaluate.py)
     python -m transformer_core train --task ko-en --preset class --out lab_models/demo   (training/cli.py)
     python -m transformer_core classify --out lab_models/speech-level   (training/classify.py: encoder + [CLS])
+    python -m transformer_core heads --model ko-en-toy --n 500 [--json]   (analysis/heads.py; or --corpus FILE)
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ def format_trace(result) -> str:
 
 # Subcommands with their own argument parsers: name -> module with main(argv).
 SUBCOMMANDS = {"evaluate": "transformer_core.analysis.evaluate", "train": "transformer_core.training.cli",
-               "classify": "transformer_core.training.classify"}
+               "classify": "transformer_core.training.classify",
+               "heads": "transformer_core.analysis.heads"}
 
 
 def main(argv: list[str] | None = None) -> int:

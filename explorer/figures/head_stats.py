@@ -168,11 +168,13 @@ STAT_FIELDS = ("entropy", "distance", "special", "diagonal", "previous", "anti_d
 
 
 def stats_table(heads: list[tuple[str, int, int, np.ndarray, np.ndarray]], columns: dict[str, str],
-                importance: list[float | None] | None = None) -> pd.DataFrame:
+                importance: list[float | None] | None = None,
+                extra: dict[str, list] | None = None) -> pd.DataFrame:
     """One row per head: (kind label, layer, head, weights [Tq,Tk], special key mask [Tk]).
 
     `columns` maps 'kind', 'layer', 'head' and every STAT_FIELDS name to a column title (and 'importance'
     when `importance` is given: one value per head, e.g. the exact-match drop when it is switched off).
+    `extra`: more columns, title -> one value per head (e.g. the behaviour over a corpus, /corpus).
     """
     records = []
     for index, (kind, layer, head, weights, special_keys) in enumerate(heads):
@@ -181,5 +183,7 @@ def stats_table(heads: list[tuple[str, int, int, np.ndarray, np.ndarray]], colum
         record.update({columns[f]: round(getattr(stats, f), 4) for f in STAT_FIELDS})
         if importance is not None:
             record[columns["importance"]] = importance[index]
+        for title, values in (extra or {}).items():
+            record[title] = values[index]
         records.append(record)
     return pd.DataFrame.from_records(records)

@@ -10,7 +10,7 @@ When nothing records or patches, a hook costs two context-variable reads.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextvars import ContextVar
 
 import torch
@@ -113,14 +113,27 @@ def patching(patches: Mapping[str, Patch] | None) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def recording() -> Iterator[dict[str, torch.Tensor]]:
-    """Collect every hook point's tensor, in execution order, into the yielded dict."""
-    store: dict[str, torch.Tensor] = {}
+def recording(only: Collection[str] | None = None) -> Iterator[dict[str, torch.Tensor]]:
+    """Collect every hook point's tensor, in execution order, into the yielded dict; with `only`, just
+    those names (a pass over many sentences that needs a few tensors need not hold every one)."""
+    store: dict[str, torch.Tensor] = {} if only is None else _OnlyStore(only)
     token = _RECORDER.set(store)
     try:
         yield store
     finally:
         _RECORDER.reset(token)
+
+
+class _OnlyStore(dict):
+    """A recording store that keeps only the names it was given (the others are dropped at once)."""
+
+    def __init__(self, names: Collection[str]) -> None:
+        super().__init__()
+        self.names = frozenset(names)
+
+    def __setitem__(self, name: str, value: torch.Tensor) -> None:
+        if name in self.names:
+            super().__setitem__(name, value)
 
 
 def trace_name(module_path: str) -> str:

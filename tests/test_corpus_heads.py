@@ -1,0 +1,294 @@
+"""Corpus head statistics (transformer_core/analysis/heads.py), checked against hand-made attention maps,
+numpy's SVD and the Jensen–Shannon formula written out here, and on the bundled models."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+import torch
+
+import transformer_core
+from transformer_core.analysis import heads as H
+from transformer_core.tracing.names import AttentionKind, Head, attention_name
+
+ENC0 = attention_name("encoder.self_attn", 0, "weights")
+
+
+@pytest.fixture(scope="module")
+def ko_en(one_torch_thread):
+    return transformer_core.load("ko-en-toy")
+
+
+@pytest.fixture(scope="module")
+def reverse(one_torch_thread):
+    return transformer_core.load("reverse")
+
+
+@pytest.fixture(scope="module")
+def small_corpus(ko_en):
+    """12 held-out ko-en sentences of different lengths (so batches hold padding)."""
+    corpus = H.heldout_corpus(ko_en, 12)
+    assert len({len(item.source_ids) for item in corpus.items}) > 1
+    return corpus
+
+
+def key_mask_of(x: torch.Tensor) -> torch.Tensor:
+    """Real keys of an encoder self-attention map: row 0 (a real query in every sentence) is > 0 there."""
+    return x[:, :, :1, :] > 0  # [B,H,1,S]
+
+
+def plant(builder):
+    """A patch replacing encoder layer 0's weights by builder(n_keys_real) for every sentence and head; padded
+    query rows attend uniformly over the real keys, as the model's own padded rows do (the key mask alone)."""
+    def patch(x: torch.Tensor) -> torch.Tensor:
+        out = torch.zeros_like(x)
+        real = key_mask_of(x)[:, 0, 0]  # [B,S]
+        for b in range(x.shape[0]):
+            n = int(real[b].sum())
+            out[b, :, :n, :n] = builder(n)
+            out[b, :, n:, :n] = 1.0 / n
+        return out
+    return {ENC0: patch}
+
+
+def enc0(stats: H.HeadStatistics, stat: str) -> np.ndarray:
+    return np.array([stats.value(Head("enc", 0, h), stat) for h in range(4)])
+
+
+def lengths(corpus: H.Corpus) -> np.ndarray:
+    return np.array([len(item.source_ids) for item in corpus.items], dtype=np.float64)
+
+
+def test_pure_diagonal_head_scores_one_on_diagonal_and_zero_on_previous(ko_en, small_corpus):
+    stats = H.corpus_statistics(ko_en, small_corpus, batch_size=5, patches=plant(torch.eye))
+    assert np.allclose(enc0(stats, "diagonal"), 1.0)
+    assert np.allclose(enc0(stats, "previous"), 0.0)
+    assert np.allclose(enc0(stats, "next"), 0.0)
+    assert np.allclose(enc0(stats, "entropy"), 0.0, atol=1e-6)
+    n = lengths(small_corpus)
+    # Only the last query of each sentence sits on the last real key (</s>), only query 0 on key 0.
+    assert np.allclose(enc0(stats, "last"), len(n) / n.sum())
+    assert np.allclose(enc0(stats, "first"), len(n) / n.sum())
+    assert stats.query_tokens[AttentionKind.ENCODER_SELF] == n.sum()
+
+
+def previous_map(n: int) -> torch.Tensor:
+    """Query i looks at key i - 1; query 0 (which has no previous key) at itself."""
+    m = torch.zeros(n, n)
+    m[0, 0] = 1.0
+    for i in range(1, n):
+        m[i, i - 1] = 1.0
+    return m
+
+
+def test_previous_token_head_is_found_and_pooled_over_query_tokens(ko_en, small_corpus):
+    stats = H.corpus_statistics(ko_en, small_corpus, batch_size=5, patches=plant(previous_map))
+    n = lengths(small_corpus)
+    # Every query but the first of a sentence scores 1: pooled over query tokens, not averaged per sentence.
+    assert np.allclose(enc0(stats, "previous"), (n - 1).sum() / n.sum())
+    assert np.allclose(enc0(stats, "diagonal"), len(n) / n.sum())
+    head = Head("enc", 0, 2)
+    assert H.head_group(stats, stats.index(head)) == "previous"
+    assert head in H.head_groups(stats)["previous"]
+
+
+def test_uniform_head_entropy_is_log_n_and_padding_is_excluded(ko_en, small_corpus):
+    stats = H.corpus_statistics(ko_en, small_corpus, batch_size=5, patches=plant(lambda n: torch.full((n, n), 1 / n)))
+    n = lengths(small_corpus)
+    expected = (n * np.log(n)).sum() / n.sum()  # each real query: ln(its sentence's real key count)
+    assert np.allclose(enc0(stats, "entropy"), expected, atol=1e-5)
+    assert np.allclose(enc0(stats, "first"), len(n) / n.sum())
+    # Per sentence: every query weighs the same, so the sentence's entropy is ln n.
+    per = stats.per_sentence[:, stats.index(Head("enc", 0, 1)), H.STATS.index("entropy")]
+    assert np.allclose(per, np.log(n), atol=1e-5)
+
+
+def test_row_statistics_on_a_hand_made_map_with_padding():
+    w = torch.tensor([[0.5, 0.25, 0.25, 0.0],
+                      [0.1, 0.2, 0.7, 0.0],
+                      [0.0, 0.6, 0.4, 0.0],
+                      [0.3, 0.3, 0.4, 0.0]])[None, None]  # 3 real keys, key 3 padding
+    key_mask = torch.tensor([[True, True, True, False]])
+    values = H.row_statistics(w, key_mask, key_mask)
+    assert values["diagonal"][0, 0, :3].tolist() == pytest.approx([0.5, 0.2, 0.4])
+    assert values["previous"][0, 0, :3].tolist() == pytest.approx([0.0, 0.1, 0.6])
+    assert values["next"][0, 0, :3].tolist() == pytest.approx([0.25, 0.7, 0.0])  # key 3 is padding
+    assert values["last"][0, 0, :3].tolist() == pytest.approx([0.25, 0.7, 0.4])  # key 2 is the last real one
+    row = [0.1, 0.2, 0.7]
+    assert float(values["entropy"][0, 0, 1]) == pytest.approx(-sum(p * math.log(p) for p in row))
+
+
+def test_aligned_is_the_weight_on_gold_source_tokens():
+    w = torch.tensor([[0.7, 0.2, 0.1],
+                      [0.1, 0.3, 0.6],
+                      [0.5, 0.5, 0.0]])[None, None]  # rows predict target words 0, 1 and 2
+    item = H.CorpusItem("x", (5, 6, 2), (1, 7, 8), ((0,), (), (0, 1)))  # word 1 has no gold alignment
+    on_gold, scored = H.aligned_rows(w, [item])
+    assert float(scored[0]) == 2
+    assert float(on_gold[0, 0]) == pytest.approx(0.7 + (0.5 + 0.5))
+
+
+def test_pca_matches_numpy_svd():
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(50, 6, generator=g) @ torch.diag(torch.tensor([5.0, 3.0, 1.0, 0.5, 0.2, 0.1]))
+    coords, axes = H.pca_2d(x)
+    xn = x.double().numpy()
+    centred = xn - xn.mean(0)
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    for i in range(2):  # SVD signs are arbitrary: compare up to sign
+        expected = centred @ vt[i]
+        sign = np.sign(np.dot(expected, coords[:, i].numpy()))
+        assert np.allclose(coords[:, i].numpy(), sign * expected, atol=1e-8)
+        assert np.allclose(np.abs(axes[i].numpy()), np.abs(vt[i]), atol=1e-8)
+
+
+def test_js_distance_matches_the_formula():
+    rng = np.random.default_rng(1)
+    p = rng.random((5, 7))
+    p[2, 3] = 0.0  # a zero bin
+    p /= p.sum(1, keepdims=True)
+    d = H.js_distance_matrix(p)
+
+    def js(a, b):
+        m = [(x + y) / 2 for x, y in zip(a, b, strict=True)]
+        kl = lambda u, v: sum(x * math.log2(x / y) for x, y in zip(u, v, strict=True) if x > 0)  # noqa: E731
+        return math.sqrt(0.5 * kl(a, m) + 0.5 * kl(b, m))
+
+    for i in range(5):
+        for j in range(5):
+            assert d[i, j] == pytest.approx(js(p[i], p[j]), abs=1e-9)
+    assert H.js_distance_matrix(np.array([[1.0, 0.0], [0.0, 1.0]]))[0, 1] == pytest.approx(1.0)
+
+
+def test_cluster_order_puts_alike_heads_side_by_side():
+    # Points on a line: {0, 3, 5} near 0, {1, 2, 4} near 10.
+    x = np.array([0.0, 10.0, 10.5, 0.4, 11.0, 0.9])
+    order = H.cluster_order(np.abs(x[:, None] - x[None, :]))
+    assert sorted(order) == list(range(6))
+    assert {frozenset(order[:3]), frozenset(order[3:])} == {frozenset({0, 3, 5}), frozenset({1, 2, 4})}
+
+
+def test_reverse_model_cross_attention_is_found_aligned(reverse):
+    stats = H.corpus_statistics(reverse, H.heldout_corpus(reverse, 40))
+    groups = H.head_groups(stats)
+    cross = [h for h in stats.heads if h.kind is AttentionKind.CROSS]
+    for head in cross:
+        assert stats.value(head, "aligned") > 0.9, head
+    assert set(groups["aligned"]) == set(cross)
+    assert all(stats.value(h, "aligned") is None for h in stats.heads if h.kind is not AttentionKind.CROSS)
+
+
+def test_ko_en_toy_groups_as_measured(ko_en):
+    """What 100 held-out sentences show (docs/corpus.md): the layer-1 cross-attention heads are alignment heads,
+    the decoder's self-attention has diagonal heads, and no head is a previous-token head."""
+    stats = H.corpus_statistics(ko_en, H.heldout_corpus(ko_en, 100))
+    groups = H.head_groups(stats)
+    assert {Head("cross", 1, h) for h in range(4)} <= set(groups["aligned"])
+    assert "previous" not in groups
+    assert groups.get("diagonal") and all(h.kind is AttentionKind.DECODER_SELF for h in groups["diagonal"])
+    assert np.allclose(stats.profiles.sum(1), 1.0)
+
+
+def test_query_key_map_projects_queries_and_keys_on_the_same_axes(ko_en, small_corpus):
+    head = Head("cross", 1, 0)
+    qk = H.query_key_map(ko_en, small_corpus, head, max_sentences=6)
+    items = small_corpus.items[:6]
+    # Independent: the same vectors from one trace per sentence, projected with numpy's SVD.
+    qs, ks = [], []
+    for item in items:
+        trace = ko_en.model.trace(torch.tensor([item.source_ids]), torch.tensor([item.decoder_ids]))
+        qs.append(trace[head.name("q")][0, 0].numpy())
+        ks.append(trace[head.name("k")][0, 0].numpy())
+    q, k = np.concatenate(qs), np.concatenate(ks)
+    assert qk.role.count("query") == len(q) and qk.role.count("key") == len(k)
+    scale = math.sqrt(np.linalg.norm(k, axis=1).mean() / np.linalg.norm(q, axis=1).mean())
+    both = np.concatenate([q * scale, k / scale]).astype(np.float64)
+    centred = both - both.mean(0)
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    for i, coords in enumerate((qk.x, qk.y)):
+        expected = centred @ vt[i]
+        assert np.allclose(np.abs(coords), np.abs(expected), atol=1e-4)
+    assert qk.sentence[0] == 0 and qk.token[0] == "<s>"
+    assert 0 < qk.explained[1] <= qk.explained[0] <= 1
+
+
+def test_cache_is_per_model_and_corpus(ko_en, small_corpus):
+    calls = []
+    first = H.head_statistics(ko_en, small_corpus, progress=lambda d, t: calls.append((d, t)))
+    again = H.head_statistics(ko_en, small_corpus)
+    assert again is first and calls[-1] == (12, 12)
+    other = H.heldout_corpus(ko_en, 12, seed=1)
+    assert other.key != small_corpus.key and H.cached_statistics(ko_en, other) is None
+
+
+def test_text_corpus_generates_then_records_like_trace_text(ko_en):
+    text = "고양이가 생선을 먹는다"
+    corpus = H.text_corpus(ko_en, [text, "", "학생이 책을 읽는다"])
+    assert len(corpus) == 2 and corpus.items[0].gold is None
+    single = transformer_core.trace_text(ko_en, text)
+    assert list(corpus.items[0].decoder_ids) == single.trace["tgt.ids"][0].tolist()
+    stats = H.corpus_statistics(ko_en, corpus)
+    assert all(stats.value(h, "aligned") is None for h in stats.heads)
+    json.dumps(stats.rows())  # None, not NaN, where unknown
+
+
+def test_bad_corpus_input_gets_a_reason(ko_en, reverse):
+    assert H.corpus_problem(ko_en, ["", "  "]) == "empty"
+    assert H.corpus_problem(ko_en, ["고양이"] * 1001) == "too_long"
+    assert H.corpus_problem(ko_en, ["The cat eats fish.", "Hello world"]) == "wrong_language"
+    assert H.corpus_problem(ko_en, ["고양이가 생선을 먹는다 🐟"]) is None
+    assert H.corpus_problem(reverse, ["漢字漢字漢字"]) == "unknown_tokens"
+    assert H.corpus_problem(reverse, ["Hello, world!"]) is None
+    with pytest.raises(ValueError, match="empty"):
+        H.text_corpus(ko_en, [" "])
+    with pytest.raises(ValueError, match="no multi-head attention"):
+        H.require_transformer(transformer_core.load("ko-en-rnn-attention"))
+
+
+def test_cli_prints_the_json_the_issue_names(reverse, capsys):
+    from transformer_core.__main__ import main
+
+    assert main(["heads", "--model", "reverse", "--n", "6", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["sentences"] == 6 and out["seconds"] >= 0
+    assert len(out["heads"]) == 3 * 2 * 4
+    keys = {"kind", "layer", "head", "diagonal", "previous", "next", "first", "last", "aligned", "entropy"}
+    assert all(set(row) == keys for row in out["heads"])
+    # The same numbers as the library computes on the same sample.
+    stats = H.corpus_statistics(reverse, H.heldout_corpus(reverse, 6))
+    for row, head in zip(out["heads"], stats.heads, strict=True):
+        assert (row["kind"], row["layer"], row["head"]) == (head.kind.value, head.layer, head.head)
+        assert row["aligned"] == (pytest.approx(stats.value(head, "aligned"), abs=1e-5)
+                                  if head.kind is AttentionKind.CROSS else None)
+        assert row["previous"] == pytest.approx(stats.value(head, "previous"), abs=1e-5)
+
+
+def test_cli_reads_a_corpus_file_and_refuses_bad_ones(tmp_path, capsys):
+    from transformer_core.__main__ import main
+
+    good = tmp_path / "good.txt"
+    good.write_text("고양이가 생선을 먹는다\n\n학생이 책을 읽는다\n", encoding="utf-8")
+    assert main(["heads", "--model", "ko-en-toy", "--corpus", str(good), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["sentences"] == 2 and all(row["aligned"] is None for row in out["heads"])
+    assert main(["heads", "--model", "ko-en-toy", "--corpus", str(good)]) == 0
+    assert "enc L0 H0" in capsys.readouterr().out
+    english = tmp_path / "english.txt"
+    english.write_text("The cat eats fish.\n", encoding="utf-8")
+    assert main(["heads", "--model", "ko-en-toy", "--corpus", str(english)]) == 2
+    assert "no Korean" in capsys.readouterr().err
+    assert main(["heads", "--model", "ko-en-toy", "--corpus", str(tmp_path / "missing.txt")]) == 2
+
+
+def test_recording_only_some_names_keeps_those_tensors_equal_to_the_full_trace(ko_en, small_corpus):
+    item = small_corpus.items[0]
+    src, tgt = torch.tensor([item.source_ids]), torch.tensor([item.decoder_ids])
+    names = ["src.mask", attention_name("decoder.cross_attn", 1, "weights")]
+    kept = H.record_pass(ko_en.model, src, tgt, names)
+    assert sorted(kept) == sorted(names)
+    full = ko_en.model.trace(src, tgt)
+    for name in names:
+        assert torch.equal(kept[name], full[name])
