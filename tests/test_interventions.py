@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from tests.conftest import tiny_config
-from transformer_core import Transformer
+from transformer_core import Transformer, generate
 from transformer_core.analysis.evaluate import Example, score
 from transformer_core.analysis.importance import (
     Ablation,
@@ -85,7 +85,7 @@ def test_reference_means_are_the_mean_context_over_real_query_positions():
     per_position: dict[str, list[torch.Tensor]] = {}
     for ids in sources:
         one = torch.tensor([ids])
-        out = model.greedy_decode(one, max_new_tokens=5)[0].tolist()
+        out = generate(model, one, max_new_tokens=5).ids[0].tolist()
         out = out[: out.index(2)] if 2 in out else out
         trace = model.trace(one, torch.tensor([out]))
         for name in means:

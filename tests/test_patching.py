@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from tests.conftest import tiny_config
-from transformer_core import Transformer, trace_text
+from transformer_core import Transformer, generate, trace_text
 
 
 def model_and_batch(**overrides):
@@ -37,8 +37,8 @@ def test_identity_patches_at_every_hook_give_the_unpatched_outputs_bit_for_bit(n
     model.fused_attention = False
     with torch.no_grad():
         assert torch.equal(model(src, tgt), model(src, tgt, patches=every_hook_identity(model)))
-    assert torch.equal(model.greedy_decode(src, max_new_tokens=6),
-                       model.greedy_decode(src, max_new_tokens=6, patches=every_hook_identity(model)))
+    assert torch.equal(generate(model, src, max_new_tokens=6).ids,
+                       generate(model, src, max_new_tokens=6, patches=every_hook_identity(model)).ids)
 
 
 def test_an_unknown_hook_name_raises_a_value_error_naming_it():

@@ -136,7 +136,7 @@ def cross_weights(model: Transformer, src: torch.Tensor, tgt: torch.Tensor,
     combined = dict(patches)
     for name, fn in observers.items():
         combined[name] = (lambda f, g: lambda x: g(f(x)))(combined[name], fn) if name in combined else fn
-    with model._patched(combined):
+    with model.patched(combined):
         memory, src_mask = model.encode(src)
         model.decode(tgt, memory, src_mask, project=False)  # no [B,T,V] logits needed
     return [seen[name].float().cpu().numpy() for name in names]

@@ -1,7 +1,7 @@
 """Ready-made interventions ("what if ...?") built on the core patching API (`patches=`, see hooks.py).
 
 Each hook-level intervention returns a `patches` dict (trace name -> tensor -> tensor) for
-`Transformer.forward/trace/greedy_decode` and `trace_text`; dicts compose with `merge_patches`.
+`Transformer.forward/trace`, `generate` and `trace_text`; dicts compose with `merge_patches`.
 
     switch a head off      zero_heads / mean_ablate_heads / uniform_heads   at '<attention>.context'
                            or '<attention>.masked_scores'
@@ -30,6 +30,7 @@ from urllib.parse import parse_qsl, urlencode
 
 import torch
 
+from transformer_core.inference.generation import generate
 from transformer_core.models.config import TransformerConfig
 from transformer_core.tracing.hooks import Patch
 from transformer_core.tracing.trace import Trace
@@ -269,7 +270,7 @@ def reference_means(model, sources: Sequence[Sequence[int]], max_new_tokens: int
     src = _pad(sources, cfg.pad_token_id).to(next(model.parameters()).device)
     tgt = None
     if cfg.has_decoder:
-        decoded = model.greedy_decode(src, max_new_tokens=max_new_tokens).tolist()
+        decoded = generate(model, src, max_new_tokens=max_new_tokens).ids.tolist()
         rows = [row[: row.index(cfg.eos_token_id)] if cfg.eos_token_id in row else row for row in decoded]
         rows = [[t for t in row if t != cfg.pad_token_id] for row in rows]
         tgt = _pad(rows, cfg.pad_token_id).to(src.device)

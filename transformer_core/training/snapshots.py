@@ -24,6 +24,7 @@ import torch
 
 from transformer_core.analysis.alignment import alignment_hits
 from transformer_core.data import EOS_ID, PAD_ID
+from transformer_core.inference.generation import generate
 from transformer_core.models.transformer import Transformer
 from transformer_core.training.recipes import HeldOutExample
 
@@ -80,7 +81,7 @@ def held_out_scores(model: Transformer, examples: Sequence[HeldOutExample],
             width = max(len(e.source_ids) for e in batch)
             src = torch.tensor([e.source_ids + [PAD_ID] * (width - len(e.source_ids)) for e in batch], device=device)
             longest = max(len(e.target_ids) for e in batch)
-            out = model.greedy_decode(src, max_new_tokens=longest + 2)[:, 1:].tolist()
+            out = generate(model, src, max_new_tokens=longest + 2).ids[:, 1:].tolist()
             correct += sum(_strip(o) == e.target_ids for o, e in zip(out, batch, strict=True))
             t_width = longest + 1
             rows = [[model.config.bos_token_id, *e.target_ids] for e in batch]
@@ -108,7 +109,7 @@ def probe_attention(model: Transformer, tokenizer, text: str, max_new_tokens: in
         ids = tokenizer(text)["input_ids"][: model.config.max_len]
         src = torch.tensor([ids], device=device)
         limit = min(max_new_tokens, 2 * len(ids) + 4)
-        decoded = model.greedy_decode(src, max_new_tokens=limit)[0].tolist()  # BOS + output (+ EOS)
+        decoded = generate(model, src, max_new_tokens=limit).ids[0].tolist()  # BOS + output (+ EOS)
         body = decoded[1:]
         output_ids = body[: body.index(EOS_ID)] if EOS_ID in body else body
         tgt_ids = [model.config.bos_token_id, *output_ids]
