@@ -17,6 +17,9 @@ from transformer_core.inference.generation import (
     sampling_distributions,
     top_k_top_p_filter,
 )
+from transformer_core.tracing.names import AttentionKind, attention_name
+
+CROSS = AttentionKind.CROSS
 
 TOL = dict(atol=1e-5, rtol=1e-5)
 
@@ -113,13 +116,13 @@ def test_the_cache_holds_exactly_the_keys_and_values_of_the_recorded_pass():
             assert cache.length == t + 1
             for i, layer in enumerate(cache.layers):
                 assert layer.self_attn.k.shape[2] == t + 1  # one row per step
-                recorded_k = trace[f"decoder.{i}.self_attn.k"][:, :, : t + 1]  # [B,H,t+1,d_k]
-                recorded_v = trace[f"decoder.{i}.self_attn.v"][:, :, : t + 1]
+                recorded_k = trace[attention_name("decoder.self_attn", i, "k")][:, :, : t + 1]  # [B,H,t+1,d_k]
+                recorded_v = trace[attention_name("decoder.self_attn", i, "v")][:, :, : t + 1]
                 torch.testing.assert_close(layer.self_attn.k, recorded_k, **TOL)
                 torch.testing.assert_close(layer.self_attn.v, recorded_v, **TOL)
                 # Cross-attention K/V: projected from the memory once, the same rows as the recorded pass.
-                torch.testing.assert_close(layer.cross_attn.k, trace[f"decoder.{i}.cross_attn.k"], **TOL)
-                torch.testing.assert_close(layer.cross_attn.v, trace[f"decoder.{i}.cross_attn.v"], **TOL)
+                torch.testing.assert_close(layer.cross_attn.k, trace[attention_name(CROSS, i, "k")], **TOL)
+                torch.testing.assert_close(layer.cross_attn.v, trace[attention_name(CROSS, i, "v")], **TOL)
 
 
 def test_the_cross_attention_keys_are_computed_once():

@@ -36,6 +36,7 @@ from transformer_core.inference.generation import generate
 from transformer_core.io.loading import LoadedModel, load
 from transformer_core.models.transformer import Transformer
 from transformer_core.tracing.hooks import Patch
+from transformer_core.tracing.names import RNN_ATTENTION_WEIGHTS, AttentionKind, attention_name
 
 # --- samples --------------------------------------------------------------------------------------
 
@@ -83,9 +84,9 @@ def cross_attention_maps(trace) -> list[np.ndarray]:
     """The alignment matrices of a teacher-forced trace, one [B,H,T,S] array per decoder layer:
     `decoder.{i}.cross_attn.weights` for a Transformer; for the attention RNN, `rnn.attn.weights`
     [B,T,S] as one layer with one head ([B,1,T,S]). Row t predicts target token t."""
-    if "rnn.attn.weights" in trace:
-        return [trace["rnn.attn.weights"].float().numpy()[:, None]]  # [B,T,S] -> [B,1,T,S]
-    return [trace[f"decoder.{i}.cross_attn.weights"].float().numpy() for i in range(trace.n_layers("decoder"))]
+    if RNN_ATTENTION_WEIGHTS in trace:
+        return [trace[RNN_ATTENTION_WEIGHTS].float().numpy()[:, None]]  # [B,T,S] -> [B,1,T,S]
+    return [trace[attention_name(AttentionKind.CROSS, i)].float().numpy() for i in range(trace.n_layers("decoder"))]
 
 
 def score(model: Transformer, examples: list[Example], batch_size: int, max_new: int | None = None,

@@ -41,6 +41,7 @@ from transformer_core.inference.batching import pad_batch
 from transformer_core.inference.generation import generate
 from transformer_core.io.loading import LoadedModel
 from transformer_core.models.transformer import Transformer
+from transformer_core.tracing.names import AttentionKind, attention_name
 
 FILE_NAME = "head_importance.json"
 REFERENCE_SEED = 1  # reference set for mean ablation: training-side sentences, never the evaluation sample
@@ -57,7 +58,7 @@ class Ablation:
 def ablations(config) -> list[Ablation]:
     """Every single head, then every whole layer, of the model."""
     heads = [Ablation(str(h), (h,)) for h in all_heads(config)]
-    layers = [Ablation(f"{kind}.{layer}.*", tuple(layer_heads(kind, layer, config.n_heads)))
+    layers = [Ablation(Head(kind, layer, 0).layer_id, tuple(layer_heads(kind, layer, config.n_heads)))
               for kind, n in layer_counts(config).items() for layer in range(n)]
     return heads + layers
 
@@ -131,7 +132,7 @@ def cross_weights(model: Transformer, src: torch.Tensor, tgt: torch.Tensor,
             return x
         return observe
 
-    names = [f"decoder.{i}.cross_attn.weights" for i in range(model.config.n_decoder_layers)]
+    names = [attention_name(AttentionKind.CROSS, i) for i in range(model.config.n_decoder_layers)]
     observers = {name: keep(name) for name in names}
     combined = dict(patches)
     for name, fn in observers.items():

@@ -26,9 +26,10 @@ from transformer_core.analysis.alignment import alignment_hits
 from transformer_core.data import EOS_ID, PAD_ID
 from transformer_core.inference.generation import generate
 from transformer_core.models.transformer import Transformer
+from transformer_core.tracing.names import ATTENTION_KINDS, AttentionKind, attention_name
 from transformer_core.training.recipes import HeldOutExample
 
-KINDS = ("encoder.self_attn", "decoder.self_attn", "decoder.cross_attn")
+KINDS: tuple[str, ...] = tuple(kind.value for kind in ATTENTION_KINDS)  # file keys "{index}.{kind}"
 INDEX_FILE, TENSOR_FILE = "snapshots.json", "snapshots.safetensors"
 
 
@@ -88,7 +89,7 @@ def held_out_scores(model: Transformer, examples: Sequence[HeldOutExample],
             tgt = torch.tensor([r + [PAD_ID] * (t_width - len(r)) for r in rows], device=device)
             trace = model.trace(src, tgt)
             for layer in range(n_layers):
-                weights = trace[f"decoder.{layer}.cross_attn.weights"].float().mean(dim=1).cpu().numpy()  # [B,T,S]
+                weights = trace[attention_name(AttentionKind.CROSS, layer)].float().mean(dim=1).cpu().numpy()  # [B,T,S]
                 for b, example in enumerate(batch):
                     hits[layer] += alignment_hits(weights[b, : len(example.target_ids)], example.gold,
                                                   len(example.source_ids) - 1)
@@ -117,10 +118,9 @@ def probe_attention(model: Transformer, tokenizer, text: str, max_new_tokens: in
     finally:
         model.train(was_training)
     attention = {}
-    for kind in KINDS:
-        stack, attn = kind.split(".")
-        layers = model.config.n_encoder_layers if stack == "encoder" else model.config.n_decoder_layers
-        attention[kind] = np.stack([trace[f"{stack}.{i}.{attn}.weights"][0].float().cpu().numpy()
+    for kind in ATTENTION_KINDS:
+        layers = trace.n_layers(kind.stack)
+        attention[kind.value] = np.stack([trace[attention_name(kind, i)][0].float().cpu().numpy()
                                     for i in range(layers)]).astype(np.float16)  # [L, H, Q, K]
     src_tokens = tokenizer.convert_ids_to_tokens(ids)
     tgt_tokens = tokenizer.convert_ids_to_tokens(tgt_ids)
