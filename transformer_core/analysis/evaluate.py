@@ -20,13 +20,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import torch
 
 from transformer_core.analysis.alignment import alignment_hits, anti_diagonal_gold
+from transformer_core.analysis.head_patches import merge_patches, switch_off_rows
 from transformer_core.analysis.heldout import REAL_SENTENCES, Example
 from transformer_core.data import EOS_ID, is_held_out
 from transformer_core.data.ko_en import KoEnGrammar
@@ -36,7 +38,7 @@ from transformer_core.inference.generation import generate
 from transformer_core.io.loading import LoadedModel, load
 from transformer_core.models.transformer import Transformer
 from transformer_core.tracing.hooks import Patch
-from transformer_core.tracing.names import RNN_ATTENTION_WEIGHTS, AttentionKind, attention_name
+from transformer_core.tracing.names import RNN_ATTENTION_WEIGHTS, AttentionKind, Head, attention_name
 
 # --- samples --------------------------------------------------------------------------------------
 
@@ -78,60 +80,171 @@ def reverse_examples_for_eval(tokenizer, n: int, seed: int) -> list[Example]:
     return examples
 
 
-# --- scoring --------------------------------------------------------------------------------------
+# --- scoring: the ONE held-out scoring loop (evaluate CLI, head importance, the lab's snapshots) -----
+
+def decoding_limit(batch: Sequence[Example]) -> int:
+    """New tokens decoded for a batch of held-out examples: the longest reference + 2 (its EOS and one more).
+
+    An output still running after that many tokens is already wrong, so a longer limit could not change
+    any exact match, only the time an untrained model spends running on without EOS."""
+    return max(len(e.target_ids) for e in batch) + 2
+
+
+@dataclass
+class HeldOutScore:
+    """Hit counts of one model (under one set of patches) on held-out examples; `metrics()` is the CLI's dict."""
+
+    n_layers: int
+    n_heads: int
+    matches: dict[str, list[bool]] = field(default_factory=dict)  # group -> greedy output == reference
+    failures: list[dict] = field(default_factory=list)  # up to 20 misses (ids)
+    layer_hits: np.ndarray = None  # [L, 2] correct, scored (head average)
+    head_hits: np.ndarray = None  # [L, H, 2]
+    input_row_hits: np.ndarray = None  # [L, H + 1, 2] diagnostic: the row whose query IS the word
+
+    def __post_init__(self) -> None:
+        self.layer_hits = np.zeros((self.n_layers, 2), dtype=np.int64)
+        self.head_hits = np.zeros((self.n_layers, self.n_heads, 2), dtype=np.int64)
+        self.input_row_hits = np.zeros((self.n_layers, self.n_heads + 1, 2), dtype=np.int64)
+
+    @property
+    def exact_match(self) -> float:
+        """Share of exact outputs over the generated groups (the hand-written 'real' sentences left out)."""
+        generated = [ok for group, oks in self.matches.items() if group != "real" for ok in oks]
+        return float(np.mean(generated)) if generated else float("nan")
+
+    @property
+    def alignment_per_layer(self) -> list[float]:
+        """Head-averaged cross-attention alignment accuracy of each decoder layer (nan when nothing scored)."""
+        return [float(c / s) if s else float("nan") for c, s in self.layer_hits]
+
+    @property
+    def alignment(self) -> float:
+        """The best decoder layer's head-averaged alignment accuracy (0.0 when nothing was scored)."""
+        rates = [r for r in self.alignment_per_layer if not np.isnan(r)]
+        return max(rates) if rates else 0.0
+
+    def metrics(self) -> dict:
+        """The metrics dict (keys documented in the module docstring)."""
+        metrics = summarize(self.matches, self.layer_hits, self.head_hits, self.failures)
+        hits, n_heads = self.input_row_hits, self.n_heads
+        rates = np.where(hits[..., 1] > 0, hits[..., 0] / np.maximum(hits[..., 1], 1), 0.0)
+        metrics["input_row_alignment"] = {"per_layer": rates[:, n_heads].tolist(),
+                                          "best_layer": float(rates[:, n_heads].max()),
+                                          "best_head": float(rates[:, :n_heads].max())}
+        return metrics
+
+
+def cross_attention(model, src: torch.Tensor, tgt: torch.Tensor,
+                    patches: Mapping[str, Patch] | None = None) -> list[np.ndarray]:
+    """The alignment matrices of a teacher-forced pass under `patches`, one [B,H,T,S] array per decoder
+    layer (row t predicts target token t). A Transformer's cross-attention weights are read with
+    observer patches (no [B,T,V] logits, nothing else kept); the attention RNN's one alignment per
+    step (`rnn.attn.weights` [B,T,S]) is recorded and scored as one layer with one head ([B,1,T,S])."""
+    if not isinstance(model, Transformer):
+        return cross_attention_maps(model.trace(src, tgt, patches=patches))
+    names = [attention_name(AttentionKind.CROSS, i) for i in range(model.config.n_decoder_layers)]
+    seen: dict[str, torch.Tensor] = {}
+
+    def keep(name: str) -> Patch:
+        def observe(x: torch.Tensor) -> torch.Tensor:
+            seen[name] = x
+            return x
+        return observe
+
+    combined = merge_patches(dict(patches or {}), {name: keep(name) for name in names})
+    with model.patched(combined):
+        memory, src_mask = model.encode(src)
+        model.decode(tgt, memory, src_mask, project=False)  # no [B,T,V] logits needed
+    return [seen[name].float().cpu().numpy() for name in names]
+
 
 def cross_attention_maps(trace) -> list[np.ndarray]:
-    """The alignment matrices of a teacher-forced trace, one [B,H,T,S] array per decoder layer:
-    `decoder.{i}.cross_attn.weights` for a Transformer; for the attention RNN, `rnn.attn.weights`
-    [B,T,S] as one layer with one head ([B,1,T,S]). Row t predicts target token t."""
+    """The alignment matrices of a recorded teacher-forced trace, one [B,H,T,S] array per decoder layer:
+    cross-attention weights for a Transformer; for the attention RNN, `rnn.attn.weights` [B,T,S] as one
+    layer with one head ([B,1,T,S]). Row t predicts target token t."""
     if RNN_ATTENTION_WEIGHTS in trace:
-        return [trace[RNN_ATTENTION_WEIGHTS].float().numpy()[:, None]]  # [B,T,S] -> [B,1,T,S]
-    return [trace[attention_name(AttentionKind.CROSS, i)].float().numpy() for i in range(trace.n_layers("decoder"))]
+        return [trace[RNN_ATTENTION_WEIGHTS].float().cpu().numpy()[:, None]]  # [B,T,S] -> [B,1,T,S]
+    return [trace[attention_name(AttentionKind.CROSS, i)].float().cpu().numpy()
+            for i in range(trace.n_layers("decoder"))]
 
 
-def score(model: Transformer, examples: list[Example], batch_size: int, max_new: int | None = None,
-          patches: Mapping[str, Patch] | None = None) -> dict:
-    """Exact match (overall and by group) and alignment hits per decoder layer and head (under `patches`)."""
+@torch.no_grad()
+def score_examples(model, examples: Sequence[Example], batch_size: int = 64,
+                   patches: Mapping[str, Patch] | None = None, *,
+                   experiments: Sequence[Sequence[Head]] | None = None, method: str = "zero",
+                   means: Mapping[str, torch.Tensor] | None = None, max_rows: int = 256,
+                   progress: Callable[[int, int], None] | None = None) -> list[HeldOutScore]:
+    """Score held-out examples: greedy exact match (`decoding_limit`, one padder: batching.pad_batch) and,
+    teacher-forced on the reference, cross-attention alignment per decoder layer and head.
+
+    Without `experiments`: ONE score, of the model under `patches`. With `experiments` (head sets, e.g.
+    head importance's ablations): one score per experiment, its heads switched off by `method` (on top
+    of `patches`); a batch is repeated once per experiment, as many experiments per pass as fit in
+    `max_rows` rows (interventions.switch_off_rows). Examples go in length-sorted batches of
+    `batch_size`; `progress(done, total)` counts (experiment, example) pairs. The model runs in eval
+    mode and is put back in its previous mode.
+    """
     cfg = model.config
     # The attention RNN (rnn.py): one alignment per step, scored as one layer with one head.
     n_layers, n_heads = (cfg.n_decoder_layers, cfg.n_heads) if isinstance(model, Transformer) else (1, 1)
-    head_hits = np.zeros((n_layers, n_heads, 2), dtype=np.int64)  # correct, scored
-    layer_hits = np.zeros((n_layers, 2), dtype=np.int64)
-    # Diagnostic: the row whose query IS target word t (row t + 1) instead of the row that predicts it.
-    input_row_hits = np.zeros((n_layers, n_heads + 1, 2), dtype=np.int64)
-    matches: dict[str, list[bool]] = {}
-    failures: list[dict] = []
+    runs = [()] if experiments is None else list(experiments)
+    scores = [HeldOutScore(n_layers, n_heads) for _ in runs]
+    device = next(model.parameters()).device
     order = sorted(range(len(examples)), key=lambda i: len(examples[i].source_ids))
-    for start in range(0, len(order), batch_size):
-        batch = [examples[i] for i in order[start:start + batch_size]]
-        src = pad_batch([e.source_ids for e in batch], cfg.pad_token_id)
-        limit = max_new or max(2 * len(e.source_ids) + 10 for e in batch)
-        decoded = generate(model, src, max_new_tokens=limit, patches=patches)  # greedy (KV cache unless patched)
-        outputs = [decoded.tokens(row) for row in range(len(batch))]  # without BOS and EOS
-        for example, output in zip(batch, outputs, strict=True):
-            ok = output == example.target_ids
-            matches.setdefault(example.group, []).append(ok)
-            if not ok and len(failures) < 20:
-                failures.append({"source_ids": example.source_ids, "output_ids": output,
-                                 "target_ids": example.target_ids})
-        tgt = pad_batch([[cfg.bos_token_id, *e.target_ids] for e in batch], cfg.pad_token_id)
-        trace = model.trace(src, tgt, patches=patches)
-        for layer, weights in enumerate(cross_attention_maps(trace)):  # [B,H,T,S]
-            for b, example in enumerate(batch):
-                n_words = len(example.source_ids) - 1  # the appended EOS is not a word
-                rows = len(example.target_ids)
-                for head in range(n_heads):
-                    head_hits[layer, head] += alignment_hits(weights[b, head, :rows], example.gold, n_words)
-                    input_row_hits[layer, head] += alignment_hits(weights[b, head, 1:rows + 1], example.gold, n_words)
-                average = weights[b, :, : rows + 1].mean(axis=0)
-                layer_hits[layer] += alignment_hits(average[:rows], example.gold, n_words)
-                input_row_hits[layer, n_heads] += alignment_hits(average[1:], example.gold, n_words)
-    metrics = summarize(matches, layer_hits, head_hits, failures)
-    rates = np.where(input_row_hits[..., 1] > 0, input_row_hits[..., 0] / np.maximum(input_row_hits[..., 1], 1), 0.0)
-    metrics["input_row_alignment"] = {"per_layer": rates[:, n_heads].tolist(),
-                                      "best_layer": float(rates[:, n_heads].max()),
-                                      "best_head": float(rates[:, :n_heads].max())}
-    return metrics
+    total, done = len(runs) * len(examples), 0
+    was_training = model.training
+    model.eval()
+    try:
+        for start in range(0, len(order), batch_size):
+            batch = [examples[i] for i in order[start:start + batch_size]]
+            src = pad_batch([e.source_ids for e in batch], cfg.pad_token_id).to(device)
+            tgt = pad_batch([[cfg.bos_token_id, *e.target_ids] for e in batch], cfg.pad_token_id).to(device)
+            limit = decoding_limit(batch)
+            per_pass = len(runs) if experiments is None else max(1, max_rows // len(batch))
+            for first in range(0, len(runs), per_pass):
+                chunk = list(range(first, min(first + per_pass, len(runs))))
+                pass_patches = dict(patches or {})
+                if experiments is not None:
+                    heads_by_row = [runs[j] for j in chunk for _ in batch]
+                    pass_patches = merge_patches(pass_patches, switch_off_rows(heads_by_row, n_heads, method, means))
+                rows_src, rows_tgt = src.repeat(len(chunk), 1), tgt.repeat(len(chunk), 1)  # [k·B, S], [k·B, T]
+                decoded = generate(model, rows_src, max_new_tokens=limit, patches=pass_patches)  # greedy
+                maps = cross_attention(model, rows_src, rows_tgt, pass_patches)  # layer -> [k·B, H, T, S]
+                for c, j in enumerate(chunk):
+                    for b, example in enumerate(batch):
+                        _count(scores[j], example, decoded.tokens(c * len(batch) + b),
+                               [weights[c * len(batch) + b] for weights in maps])
+                done += len(chunk) * len(batch)
+                if progress is not None:
+                    progress(done, total)
+    finally:
+        model.train(was_training)
+    return scores
+
+
+def _count(score: HeldOutScore, example: Example, output: list[int], maps: list[np.ndarray]) -> None:
+    """Add one example's exact match and alignment hits (maps: one [H,T,S] array per decoder layer)."""
+    ok = output == example.target_ids
+    score.matches.setdefault(example.group, []).append(ok)
+    if not ok and len(score.failures) < 20:
+        score.failures.append({"source_ids": example.source_ids, "output_ids": output,
+                               "target_ids": example.target_ids})
+    n_words = len(example.source_ids) - 1  # the appended EOS is not a word
+    rows = len(example.target_ids)
+    for layer, weights in enumerate(maps):  # [H,T,S]
+        for head in range(score.n_heads):
+            score.head_hits[layer, head] += alignment_hits(weights[head, :rows], example.gold, n_words)
+            score.input_row_hits[layer, head] += alignment_hits(weights[head, 1:rows + 1], example.gold, n_words)
+        average = weights[:, : rows + 1].mean(axis=0)
+        score.layer_hits[layer] += alignment_hits(average[:rows], example.gold, n_words)
+        score.input_row_hits[layer, score.n_heads] += alignment_hits(average[1:], example.gold, n_words)
+
+
+def score(model, examples: list[Example], batch_size: int = 64,
+          patches: Mapping[str, Patch] | None = None) -> dict:
+    """The metrics dict of `model` (under `patches`) on `examples`: `score_examples(...)[0].metrics()`."""
+    return score_examples(model, examples, batch_size, patches)[0].metrics()
 
 
 def summarize(matches: dict[str, list[bool]], layer_hits: np.ndarray, head_hits: np.ndarray,
@@ -159,19 +272,16 @@ def summarize(matches: dict[str, list[bool]], layer_hits: np.ndarray, head_hits:
 
 
 def task_of(loaded: LoadedModel) -> str:
-    """'ko-en' or 'reverse', from config.json's "task" (written by train.py)."""
-    if loaded.directory is not None and (loaded.directory / "config.json").is_file():
-        task = json.loads((loaded.directory / "config.json").read_text(encoding="utf-8")).get("task")
-        if task:
-            return task
-    return "reverse" if loaded.config.src_vocab_size > 10000 else "ko-en"
+    """The task a model was trained on ('ko-en', 'reverse', 'letters-copy', ...): `loaded.task`, read from
+    config.json's "task" once when the model was loaded. ValueError when the model says nothing."""
+    if not loaded.task:
+        raise ValueError(f"{loaded.name}: config.json names no task; pass one (--task ko-en | reverse)")
+    return loaded.task
 
 
 def trained_on_core(loaded: LoadedModel) -> bool:
     """Was the model trained on the core grammar? (config.json "grammar": "core", written by the lab)."""
-    if loaded.directory is not None and (loaded.directory / "config.json").is_file():
-        return json.loads((loaded.directory / "config.json").read_text(encoding="utf-8")).get("grammar") == "core"
-    return False
+    return loaded.grammar == "core"
 
 
 def evaluate_model(loaded: LoadedModel, task: str | None = None, n: int = 500, seed: int = 0,
@@ -189,12 +299,10 @@ def evaluate_model(loaded: LoadedModel, task: str | None = None, n: int = 500, s
     elif task.startswith("letters-"):  # the training lab's copy / reverse / sort of a-z strings
         from transformer_core.training.recipes import held_out_examples
 
-        examples = [Example(e.source_ids, e.target_ids, e.gold, "generated")
-                    for e in held_out_examples(task.removeprefix("letters-"), loaded.tokenizer, n, seed)]
+        examples = held_out_examples(task.removeprefix("letters-"), loaded.tokenizer, n, seed)
     else:
         raise ValueError(f"unknown task {task!r}")
-    with torch.no_grad():
-        metrics = score(loaded.model, examples, batch_size)
+    metrics = score_examples(loaded.model, examples, batch_size)[0].metrics()
     tokenizer = loaded.tokenizer
     metrics["failures"] = [
         {"source": tokenizer.decode(f["source_ids"], skip_special_tokens=True),
