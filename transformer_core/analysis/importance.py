@@ -24,9 +24,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from transformer_core.analysis.evaluate import score_examples
 from transformer_core.analysis.head_patches import all_heads, layer_counts, layer_heads, reference_means
 from transformer_core.analysis.heldout import REAL_SENTENCES, Example
+from transformer_core.analysis.scoring import score_examples
 from transformer_core.data import is_held_out
 from transformer_core.data.ko_en import KoEnGrammar
 from transformer_core.data.reverse import ReverseData
