@@ -82,6 +82,7 @@ from transformer_core.tracing.hooks import (
     record,
     recording,
 )
+from transformer_core.tracing.names import SRC_IDS, SRC_MASK, TGT_IDS, TGT_MASK
 from transformer_core.tracing.trace import Trace
 
 MODEL_TYPE = "rnn-attention"  # config.json's "model_type" for this architecture
@@ -180,7 +181,7 @@ class RNNTranslator(nn.Module):
     generation's `Decodable` protocol (`encode`, `start_decoding`, `patched`).
     """
 
-    RECORD_ONLY_HOOKS = frozenset({"src.ids", "src.mask", "tgt.ids", "tgt.mask"})
+    RECORD_ONLY_HOOKS = frozenset({SRC_IDS, SRC_MASK, TGT_IDS, TGT_MASK})
 
     def __init__(self, config: RNNConfig) -> None:
         super().__init__()

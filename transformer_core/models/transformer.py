@@ -73,6 +73,7 @@ from transformer_core.tracing.hooks import (
     patching,
     recording,
 )
+from transformer_core.tracing.names import SRC_IDS, SRC_MASK, TGT_IDS, TGT_MASK
 from transformer_core.tracing.trace import Trace
 
 
@@ -102,7 +103,7 @@ class Transformer(nn.Module):
         self._hook_names = frozenset(m.name for m in self.modules() if isinstance(m, HookPoint))
 
     # Hooks whose returned tensor the pass does not use: patching them would silently do nothing.
-    RECORD_ONLY_HOOKS = frozenset({"src.ids", "src.mask", "tgt.ids", "tgt.mask"})
+    RECORD_ONLY_HOOKS = frozenset({SRC_IDS, SRC_MASK, TGT_IDS, TGT_MASK})
 
     @property
     def hook_names(self) -> frozenset[str]:
