@@ -57,6 +57,7 @@ def test_a_model_that_names_no_task_is_not_guessed_from_its_vocabulary(tmp_path,
     config.pop("task", None)
     (directory / "config.json").write_text(json.dumps(config), encoding="utf-8")
     loaded = core.load(directory)
-    assert loaded.task == ""
+    assert loaded.task == "" and evaluate.task_of(loaded) == ""
     with pytest.raises(ValueError, match="names no task"):
-        evaluate.task_of(loaded)
+        evaluate.evaluate_model(loaded, n=2)
+    assert evaluate.main([str(directory), "--n", "2"]) == 2  # a message on stderr, no traceback

@@ -89,10 +89,16 @@ def score(model, examples: list[Example], batch_size: int = 64,
 
 def task_of(loaded: LoadedModel) -> str:
     """The task a model was trained on ('ko-en', 'reverse', 'letters-copy', ...): `loaded.task`, read from
-    config.json's "task" once when the model was loaded. ValueError when the model says nothing."""
-    if not loaded.task:
-        raise ValueError(f"{loaded.name}: config.json names no task; pass one (--task ko-en | reverse)")
+    config.json's "task" once when the model was loaded; '' when it names none (never guessed)."""
     return loaded.task
+
+
+def _task(loaded: LoadedModel, task: str | None) -> str:
+    """`task`, else the model's own; ValueError when neither names one."""
+    task = task or task_of(loaded)
+    if not task:
+        raise ValueError(f"{loaded.name}: its config.json names no task; pass one (--task ko-en or --task reverse)")
+    return task
 
 
 def trained_on_core(loaded: LoadedModel) -> bool:
@@ -106,7 +112,7 @@ def evaluate_model(loaded: LoadedModel, task: str | None = None, n: int = 500, s
 
     ko-en: `core` True measures on the core grammar, False on the whole grammar, None: what
     config.json's "grammar" says ("core" or anything else = the whole grammar)."""
-    task = task or task_of(loaded)
+    task = _task(loaded, task)
     if task == "ko-en":
         core = trained_on_core(loaded) if core is None else core
         examples = ko_en_examples(loaded.tokenizer, n, seed, core=core)
@@ -166,9 +172,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-rows", type=int, default=256, help="batch rows per pass for --head-importance")
     args = parser.parse_args(argv)
     loaded = load(Path(args.model) if Path(args.model).is_dir() else args.model)
-    if args.head_importance:
-        return head_importance_main(loaded, args)
-    metrics = evaluate_model(loaded, args.task, args.n or 500, args.seed, args.batch_size, core=args.core)
+    try:
+        if args.head_importance:
+            return head_importance_main(loaded, args)
+        metrics = evaluate_model(loaded, args.task, args.n or 500, args.seed, args.batch_size, core=args.core)
+    except ValueError as exc:  # no task, an unknown task, an encoder-only model: a message, not a traceback
+        print(f"evaluate: {exc}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(metrics, ensure_ascii=False))
     else:
@@ -190,7 +200,7 @@ def head_importance_main(loaded: LoadedModel, args) -> int:
     """--head-importance: the table, printed and written to <model dir>/head_importance.json."""
     from transformer_core.analysis.importance import FILE_NAME, format_table, head_importance
 
-    task = args.task or task_of(loaded)
+    task = _task(loaded, args.task)
     n = args.n or 200
     examples = examples_for(loaded, task, n, args.seed, args.core)
     last = [-1]
