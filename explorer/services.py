@@ -10,7 +10,6 @@ model side; they ask here and get a Trace (read-only) or numpy arrays back.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -128,15 +127,8 @@ def device_options() -> list[str]:
 # Facts about a model
 
 def model_task(loaded: core.LoadedModel) -> str:
-    """The data task a model directory was trained on (config.json's "task", e.g. 'ko-en'), '' if none.
-
-    The ONE place the app reads it (the core is adding `LoadedModel.task`: point this at it)."""
-    if loaded.directory is None:
-        return ""
-    try:
-        return str(json.loads((loaded.directory / "config.json").read_text(encoding="utf-8")).get("task", ""))
-    except (OSError, ValueError, AttributeError):
-        return ""
+    """The data task a model was trained on (config.json's "task", e.g. 'ko-en'), '' if none: read once at load."""
+    return loaded.task
 
 
 def model_examples(name: str) -> list[dict[str, str]]:

@@ -14,7 +14,7 @@ from explorer.i18n import t
 from explorer.services import current_view, get_experiment, get_importance
 from explorer.state import labels_for, lang, settings, tr
 from explorer.widgets import chart, page_header
-from transformer_core.analysis.interventions import KINDS, METHODS, PE_SIDES, Head, Intervention, layer_counts
+from transformer_core.analysis.interventions import METHODS, PE_SIDES, Head, Intervention, layer_counts
 from transformer_core.tracing import names
 
 ensure_frame()
@@ -195,9 +195,10 @@ def attention_section(view, result, spec: Intervention, counts: dict[str, int]) 
     n_heads = view.loaded.config.n_heads
     kinds = [kind for kind, layers in counts.items() if layers]
     first = spec.off[0] if spec.off else Head(kinds[0], 0, 0)
+    first_kind = first.kind.short  # the controls speak the short form: enc | dec | cross
     a, b, c, d = st.columns([3, 1, 1, 2])  # the kind control holds three long labels
-    kind = a.segmented_control(tr("whatif.attn_kind"), kinds, default=first.kind, key="xp_attn_kind", required=True,
-                               format_func=labels_for("kind.{}", names.AttentionKind.parse)) or first.kind
+    kind = a.segmented_control(tr("whatif.attn_kind"), kinds, default=first_kind, key="xp_attn_kind", required=True,
+                               format_func=labels_for("kind.{}", names.AttentionKind.parse)) or first_kind
     layer = b.selectbox(tr("label.layer"), range(counts[kind]), index=min(first.layer, counts[kind] - 1),
                         key=f"xp_attn_layer_{kind}", format_func=lambda i: f"L{i}")
     head = c.selectbox(tr("label.head"), range(n_heads), index=first.head, key="xp_attn_head",
@@ -282,7 +283,7 @@ def explanations() -> None:
 
 def experiments_page(view) -> None:
     cfg = view.loaded.config
-    counts = {kind: n for kind, n in layer_counts(cfg).items() if kind in KINDS}
+    counts = layer_counts(cfg)  # short kind (enc | dec | cross) -> layers
     spec, problem = spec_from_url(cfg.n_heads)
     if problem:
         st.warning(tr("whatif.bad_url", reason=problem))

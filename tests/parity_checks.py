@@ -19,7 +19,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from transformer_core import Transformer, TransformerConfig
+from transformer_core import Transformer, TransformerConfig, generate
 from transformer_core.io.interop import config_from_nn_transformer, load_nn_transformer_weights
 
 TOL = dict(atol=1e-5, rtol=1e-5)
@@ -271,8 +271,8 @@ def check_greedy_decoding_pads_after_eos() -> None:
         logits[1, -1, filler] += 1e4
         return logits
 
-    out = model.greedy_decode(ids([5, 6, 7, 2], [9, 9, 9, 2]), max_new_tokens=6,
-                              patches={"logits": eos_for_row_0})
+    out = generate(model, ids([5, 6, 7, 2], [9, 9, 9, 2]), max_new_tokens=6,
+                   patches={"logits": eos_for_row_0}).ids
     assert out.tolist() == [[cfg.bos_token_id, cfg.eos_token_id] + [cfg.pad_token_id] * 5,
                             [cfg.bos_token_id] + [filler] * 6], out.tolist()
 

@@ -8,6 +8,9 @@ import pytest
 import transformer_core
 from transformer_core.analysis.alignment import alignment_accuracy, anti_diagonal_accuracy
 from transformer_core.data import is_held_out
+from transformer_core.tracing.names import AttentionKind, attention_name
+
+CROSS = AttentionKind.CROSS
 
 # Hand-written sentences inside the toy grammar, with their one right translation.
 KO_EN = {
@@ -81,7 +84,7 @@ def test_ko_en_toy_cross_attention_finds_the_source_words(ko_en_toy):
     assert result.src_tokens[:11] == ["그", "작은", "개", "##가", "공원", "##에서", "공", "##을", "찾았", "##다", "."]
     gold = [(0,), (1,), (2, 3), (8, 9), (), (6, 7), (4, 5), (), (4, 5), (10,)]
     n_layers = ko_en_toy.config.n_decoder_layers
-    scores = [alignment_accuracy(result.trace.numpy(f"decoder.{i}.cross_attn.weights").mean(axis=0), gold, 11)
+    scores = [alignment_accuracy(result.trace.numpy(attention_name(CROSS, i)).mean(axis=0), gold, 11)
               for i in range(n_layers)]
     assert max(scores) >= 0.75
 
@@ -100,7 +103,7 @@ def test_reverse_attention_is_anti_diagonal(reverse_model):
     text = "The quick brown fox jumps over the lazy dog."
     result = transformer_core.trace_text(reverse_model, text)
     n_layers = reverse_model.config.n_decoder_layers
-    best = max(anti_diagonal_accuracy(result.trace.numpy(f"decoder.{i}.cross_attn.weights")[head], len(text))
+    best = max(anti_diagonal_accuracy(result.trace.numpy(attention_name(CROSS, i))[head], len(text))
                for i in range(n_layers) for head in range(reverse_model.config.n_heads))
     assert best >= 0.9
     assert np.isfinite(result.trace.numpy("logits")).all()

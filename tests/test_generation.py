@@ -17,6 +17,9 @@ from transformer_core.inference.generation import (
     sampling_distributions,
     top_k_top_p_filter,
 )
+from transformer_core.tracing.names import AttentionKind, attention_name
+
+CROSS = AttentionKind.CROSS
 
 TOL = dict(atol=1e-5, rtol=1e-5)
 
@@ -75,7 +78,7 @@ def test_a_padded_batch_decodes_each_source_as_if_alone():
 def test_greedy_output_is_the_argmax_of_the_teacher_forced_logits_of_the_same_output():
     model = random_model(norm_first=True, final_norm=True)
     src = padded_sources()[:1]
-    out = model.greedy_decode(src, max_new_tokens=12)
+    out = generate(model, src, max_new_tokens=12).ids
     logits = model(src, out[:, :-1])
     assert logits.argmax(-1).tolist() == out[:, 1:].tolist()
 
@@ -113,13 +116,13 @@ def test_the_cache_holds_exactly_the_keys_and_values_of_the_recorded_pass():
             assert cache.length == t + 1
             for i, layer in enumerate(cache.layers):
                 assert layer.self_attn.k.shape[2] == t + 1  # one row per step
-                recorded_k = trace[f"decoder.{i}.self_attn.k"][:, :, : t + 1]  # [B,H,t+1,d_k]
-                recorded_v = trace[f"decoder.{i}.self_attn.v"][:, :, : t + 1]
+                recorded_k = trace[attention_name("decoder.self_attn", i, "k")][:, :, : t + 1]  # [B,H,t+1,d_k]
+                recorded_v = trace[attention_name("decoder.self_attn", i, "v")][:, :, : t + 1]
                 torch.testing.assert_close(layer.self_attn.k, recorded_k, **TOL)
                 torch.testing.assert_close(layer.self_attn.v, recorded_v, **TOL)
                 # Cross-attention K/V: projected from the memory once, the same rows as the recorded pass.
-                torch.testing.assert_close(layer.cross_attn.k, trace[f"decoder.{i}.cross_attn.k"], **TOL)
-                torch.testing.assert_close(layer.cross_attn.v, trace[f"decoder.{i}.cross_attn.v"], **TOL)
+                torch.testing.assert_close(layer.cross_attn.k, trace[attention_name(CROSS, i, "k")], **TOL)
+                torch.testing.assert_close(layer.cross_attn.v, trace[attention_name(CROSS, i, "v")], **TOL)
 
 
 def test_the_cross_attention_keys_are_computed_once():
@@ -141,9 +144,9 @@ def test_the_cross_attention_keys_are_computed_once():
 def test_greedy_decode_keeps_its_signature_and_offers_recomputation():
     model = random_model()
     src = padded_sources()
-    out = model.greedy_decode(src, max_new_tokens=10)
+    out = generate(model, src, max_new_tokens=10).ids
     assert out[:, 0].tolist() == [model.config.bos_token_id] * 3
-    assert torch.equal(out, model.greedy_decode(src, None, 10, use_cache=False))
+    assert torch.equal(out, generate(model, src, None, max_new_tokens=10, use_cache=False).ids)
 
 
 def test_generation_stops_at_the_length_limit_and_says_so():
@@ -435,3 +438,29 @@ def test_trace_text_stops_at_the_papers_limit_of_input_length_plus_50(tiny_model
     assert len(traced.tgt_tokens) == 1 + n_src + 50 < model.config.max_len  # BOS + input length + 50
     assert traced.reached_limit
     assert output_limit(model.config, 100) == 127 and output_limit(model.config, 3) == 53
+
+
+def test_both_models_implement_the_decoding_protocol_and_the_models_do_not_import_generation():
+    """generate drives a model only through `Decodable`; the model modules never import generation."""
+    import ast
+    from pathlib import Path
+
+    import transformer_core.models.rnn
+    import transformer_core.models.transformer
+    from tests.test_rnn import tiny_rnn
+    from transformer_core.inference.generation import Decodable, DecodingState
+
+    for model in (random_model(), tiny_rnn()):
+        assert isinstance(model, Decodable)
+        memory, src_mask = model.encode(padded_sources())
+        state = model.start_decoding(memory, src_mask)
+        assert isinstance(state, DecodingState)
+        prefix = torch.full((3, 1), model.config.bos_token_id)
+        # One step through the protocol predicts what a teacher-forced pass over BOS predicts.
+        torch.testing.assert_close(state(prefix), model(padded_sources(), prefix)[:, -1], **TOL)
+        assert not hasattr(model, "greedy_decode") and not hasattr(model, "_patched")
+    for module in (transformer_core.models.transformer, transformer_core.models.rnn):
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        assert not any("generation" in name for name in imported), (module.__name__, imported)

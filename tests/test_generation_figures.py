@@ -43,7 +43,7 @@ def test_beam_paths_follow_parents_across_steps():
     assert beam_paths(steps) == [[("A",), ("The",), ("x",)], [("The", "cat"), ("A", "dog"), ("A", "</s>")]]
     fig = beam_tree(steps, ["The", "cat"], title="t", lang="en").to_dict()
     names = [trace.get("name") for trace in fig["data"]]
-    assert {"pruned", "finished (EOS)", "kept", "returned output"} <= set(names)
+    assert {"pruned", "finished (</s>)", "kept", "returned output"} <= set(names)
     chosen = next(trace for trace in fig["data"] if trace.get("name") == "returned output")
     assert list(chosen["x"]) == [0, 1]  # "The" at step 0, "cat" at step 1
 

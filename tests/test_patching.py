@@ -9,7 +9,8 @@ import pytest
 import torch
 
 from tests.conftest import tiny_config
-from transformer_core import Transformer, trace_text
+from transformer_core import Transformer, generate, trace_text
+from transformer_core.tracing.names import attention_name
 
 
 def model_and_batch(**overrides):
@@ -37,8 +38,8 @@ def test_identity_patches_at_every_hook_give_the_unpatched_outputs_bit_for_bit(n
     model.fused_attention = False
     with torch.no_grad():
         assert torch.equal(model(src, tgt), model(src, tgt, patches=every_hook_identity(model)))
-    assert torch.equal(model.greedy_decode(src, max_new_tokens=6),
-                       model.greedy_decode(src, max_new_tokens=6, patches=every_hook_identity(model)))
+    assert torch.equal(generate(model, src, max_new_tokens=6).ids,
+                       generate(model, src, max_new_tokens=6, patches=every_hook_identity(model)).ids)
 
 
 def test_an_unknown_hook_name_raises_a_value_error_naming_it():
@@ -72,8 +73,8 @@ def test_the_trace_records_the_patched_value_and_downstream_tensors_change():
     assert not torch.allclose(plain["logits"], patched["logits"])  # downstream: changed
 
 
-@pytest.mark.parametrize("kind", ["encoder.1.self_attn", "decoder.0.self_attn", "decoder.1.cross_attn"])
-def test_zeroing_one_heads_context_equals_zeroing_its_input_columns_of_w_o(kind):
+@pytest.mark.parametrize("kind, layer", [("encoder.self_attn", 1), ("decoder.self_attn", 0), ("decoder.cross_attn", 1)])
+def test_zeroing_one_heads_context_equals_zeroing_its_input_columns_of_w_o(kind, layer):
     """Independent computation: a copy of the model whose W_O ignores head h (its d_k input columns zero)."""
     model, src, tgt = model_and_batch()
     head, d_k = 1, model.config.d_k
@@ -84,10 +85,10 @@ def test_zeroing_one_heads_context_equals_zeroing_its_input_columns_of_w_o(kind)
         return out
 
     with torch.no_grad():
-        patched = model(src, tgt, patches={f"{kind}.context": zero_head})
+        patched = model(src, tgt, patches={attention_name(kind, layer, "context"): zero_head})
         surgery = copy.deepcopy(model)
-        stack, layer, attn = kind.split(".")
-        module = getattr(getattr(surgery, stack).layers[int(layer)], attn)
+        stack, attn = kind.split(".")  # the module path: model.<stack>.layers[layer].<attn>
+        module = getattr(getattr(surgery, stack).layers[layer], attn)
         module.w_o.weight[:, head * d_k:(head + 1) * d_k] = 0
         expected = surgery(src, tgt)
     torch.testing.assert_close(patched, expected, atol=1e-6, rtol=0)

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 import transformer_core
-from transformer_core import list_models, trace_text
+from transformer_core import generate, list_models, trace_text
 from transformer_core.io.loading import save_model_dir
 from transformer_core.models.rnn import RNNConfig, RNNTranslator
 
@@ -148,7 +148,7 @@ def test_a_padded_batch_gives_each_sentence_what_it_gets_alone():
 def test_greedy_decode_starts_with_bos_and_the_trace_over_its_output_predicts_the_same_tokens():
     model = tiny_rnn()
     src, _ = batch()
-    out = model.greedy_decode(src, max_new_tokens=6)
+    out = generate(model, src, max_new_tokens=6).ids
     assert out.shape[0] == 2 and 2 <= out.shape[1] <= 7
     assert (out[:, 0] == model.config.bos_token_id).all()
     first = out[:1]
@@ -164,12 +164,12 @@ def test_greedy_decode_stops_at_eos_and_at_max_len():
     with torch.no_grad():
         model.lm_head.bias.fill_(-100.0)
         model.lm_head.bias[model.config.eos_token_id] = 100.0  # EOS always wins
-    out = model.greedy_decode(torch.tensor([[5, 6, 2]]))
+    out = generate(model, torch.tensor([[5, 6, 2]])).ids
     assert out.tolist() == [[1, 2]]
     with torch.no_grad():
         model.lm_head.bias.fill_(0.0)
         model.lm_head.bias[7] = 100.0  # never EOS
-    assert model.greedy_decode(torch.tensor([[5, 6, 2]])).shape == (1, model.config.max_len)
+    assert generate(model, torch.tensor([[5, 6, 2]])).ids.shape == (1, model.config.max_len)
 
 
 def test_a_row_with_no_real_key_gives_zero_weights_not_nan():
@@ -198,7 +198,7 @@ def test_identity_patches_change_nothing_and_a_column_patch_acts_in_decoding_and
     patched = model.trace(src, tgt, patches=patches)
     torch.testing.assert_close(patched["rnn.attn.context"], patched["rnn.encoder.states"][:, :1].expand(-1, 4, -1))
     assert not torch.allclose(patched["logits"], plain["logits"])
-    decoded = model.greedy_decode(src[:1], max_new_tokens=5, patches=patches)
+    decoded = generate(model, src[:1], max_new_tokens=5, patches=patches).ids
     eos = (decoded[0] == 2).nonzero()
     end = int(eos[0]) if len(eos) else decoded.shape[1]
     again = model.trace(src[:1], decoded[:, :end], patches=patches)
@@ -277,7 +277,7 @@ def test_bundled_rnn_loads_traces_and_greedy_decodes_the_issue_sentence():
     weights = result.trace["rnn.attn.weights"][0]  # [T, S]
     assert weights.shape == (len(result.tgt_tokens), len(result.src_tokens))
     torch.testing.assert_close(weights.sum(-1), torch.ones(weights.shape[0]))
-    decoded = loaded.model.greedy_decode(result.trace["src.ids"], max_new_tokens=48)[0].tolist()
+    decoded = generate(loaded.model, result.trace["src.ids"], max_new_tokens=48).ids[0].tolist()
     assert decoded[: len(result.tgt_tokens)] == result.trace["tgt.ids"][0].tolist()
     assert result.predicted_tokens[-1] == "</s>"
 

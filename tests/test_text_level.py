@@ -12,7 +12,7 @@ import torch
 
 import transformer_core
 from tests import parity_checks as checks
-from transformer_core import ModelUnavailableError, list_models, load, trace_text
+from transformer_core import ModelUnavailableError, generate, list_models, load, trace_text
 from transformer_core.io.loading import REPO_ROOT
 
 
@@ -27,7 +27,7 @@ def test_trace_text_runs_one_teacher_forced_pass_over_the_greedy_output(tiny_loa
     trace = result.trace
     assert result.src_tokens == ["고양이가", "생선을", "먹는다", ".", "</s>"]
     assert trace["src.ids"].shape == (1, 5)
-    greedy = tiny_loaded.model.greedy_decode(trace["src.ids"])[0].tolist()  # up to the model's max_len
+    greedy = generate(tiny_loaded.model, trace["src.ids"]).ids[0].tolist()  # up to the model's max_len
     if greedy[-1] == tiny_loaded.config.eos_token_id:
         greedy = greedy[:-1]
     assert trace["tgt.ids"][0].tolist() == greedy  # the recorded pass is over the decoded output

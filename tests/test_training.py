@@ -126,7 +126,7 @@ def test_batched_generation_used_by_evaluate_matches_the_core(tmp_path):
     decoded = generate(model, batch, max_new_tokens=12)
     fast = [decoded.tokens(row) for row in range(len(texts))]
     for row, text in zip(fast, texts, strict=True):
-        core = model.greedy_decode(torch.tensor([tokenizer(text)["input_ids"]]), max_new_tokens=12)[0].tolist()[1:]
+        core = generate(model, torch.tensor([tokenizer(text)["input_ids"]]), max_new_tokens=12).ids[0].tolist()[1:]
         core = core[: core.index(EOS_ID)] if EOS_ID in core else core
         assert row == core
 

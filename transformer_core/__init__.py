@@ -6,6 +6,7 @@ import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+from transformer_core.inference.generation import DecodingSettings, GenerationResult, generate
 from transformer_core.inference.text import TextTrace, trace_text
 from transformer_core.io.loading import (
     DEFAULT_MODEL,
@@ -20,6 +21,7 @@ from transformer_core.models.transformer import Transformer
 from transformer_core.tracing.trace import Trace
 
 __all__ = [
-    "DEFAULT_MODEL", "PAPER_PARAMETERS", "LoadedModel", "ModelInfo", "ModelUnavailableError", "TextTrace", "Trace",
-    "Transformer", "TransformerConfig", "list_models", "load", "model_parameters", "trace_text",
+    "DEFAULT_MODEL", "PAPER_PARAMETERS", "DecodingSettings", "GenerationResult", "LoadedModel", "ModelInfo",
+    "ModelUnavailableError", "TextTrace", "Trace", "Transformer", "TransformerConfig", "generate", "list_models",
+    "load", "model_parameters", "trace_text",
 ]

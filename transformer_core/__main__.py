@@ -14,6 +14,7 @@ import argparse
 import sys
 
 from transformer_core import ModelUnavailableError, list_models, load, trace_text
+from transformer_core.tracing.names import SRC_IDS, TGT_IDS
 
 
 def format_trace(result) -> str:
@@ -21,12 +22,12 @@ def format_trace(result) -> str:
     trace = result.trace
     lines = [f"model: {result.model_name} ({result.kind}, {result.device})"]
     lines.append("source tokens: " + " ".join(result.src_tokens))
-    lines.append("source ids:    " + " ".join(str(i) for i in trace["src.ids"][0].tolist()))
+    lines.append("source ids:    " + " ".join(str(i) for i in trace[SRC_IDS][0].tolist()))
     if result.n_truncated:
         lines.append(f"truncated: {result.n_truncated} of {result.n_input_tokens} tokens cut to fit the model")
     if result.has_decoder:
         lines.append("target tokens: " + " ".join(result.tgt_tokens))
-        lines.append("target ids:    " + " ".join(str(i) for i in trace["tgt.ids"][0].tolist()))
+        lines.append("target ids:    " + " ".join(str(i) for i in trace[TGT_IDS][0].tolist()))
         lines.append(f"output: {result.output_text}")
     else:
         lines.append("output: (encoder-only model: no decoder, the encoder output is the result)")

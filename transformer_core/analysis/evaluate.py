@@ -23,18 +23,20 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-import numpy as np
-import torch
-
-from transformer_core.analysis.alignment import alignment_hits, anti_diagonal_gold
+from transformer_core.analysis.alignment import anti_diagonal_gold
 from transformer_core.analysis.heldout import REAL_SENTENCES, Example
+from transformer_core.analysis.scoring import (  # noqa: F401  (re-exported: the one scoring loop)
+    HeldOutScore,
+    cross_attention,
+    cross_attention_maps,
+    decoding_limit,
+    score_examples,
+    summarize,
+)
 from transformer_core.data import EOS_ID, is_held_out
 from transformer_core.data.ko_en import KoEnGrammar
 from transformer_core.data.reverse import ReverseData
-from transformer_core.inference.batching import pad_batch
-from transformer_core.inference.generation import generate
 from transformer_core.io.loading import LoadedModel, load
-from transformer_core.models.transformer import Transformer
 from transformer_core.tracing.hooks import Patch
 
 # --- samples --------------------------------------------------------------------------------------
@@ -77,100 +79,31 @@ def reverse_examples_for_eval(tokenizer, n: int, seed: int) -> list[Example]:
     return examples
 
 
-# --- scoring --------------------------------------------------------------------------------------
+# --- scoring (scoring.py holds the one loop) --------------------------------------------------------
 
-def cross_attention_maps(trace) -> list[np.ndarray]:
-    """The alignment matrices of a teacher-forced trace, one [B,H,T,S] array per decoder layer:
-    `decoder.{i}.cross_attn.weights` for a Transformer; for the attention RNN, `rnn.attn.weights`
-    [B,T,S] as one layer with one head ([B,1,T,S]). Row t predicts target token t."""
-    if "rnn.attn.weights" in trace:
-        return [trace["rnn.attn.weights"].float().numpy()[:, None]]  # [B,T,S] -> [B,1,T,S]
-    return [trace[f"decoder.{i}.cross_attn.weights"].float().numpy() for i in range(trace.n_layers("decoder"))]
-
-
-def score(model: Transformer, examples: list[Example], batch_size: int, max_new: int | None = None,
+def score(model, examples: list[Example], batch_size: int = 64,
           patches: Mapping[str, Patch] | None = None) -> dict:
-    """Exact match (overall and by group) and alignment hits per decoder layer and head (under `patches`)."""
-    cfg = model.config
-    # The attention RNN (rnn.py): one alignment per step, scored as one layer with one head.
-    n_layers, n_heads = (cfg.n_decoder_layers, cfg.n_heads) if isinstance(model, Transformer) else (1, 1)
-    head_hits = np.zeros((n_layers, n_heads, 2), dtype=np.int64)  # correct, scored
-    layer_hits = np.zeros((n_layers, 2), dtype=np.int64)
-    # Diagnostic: the row whose query IS target word t (row t + 1) instead of the row that predicts it.
-    input_row_hits = np.zeros((n_layers, n_heads + 1, 2), dtype=np.int64)
-    matches: dict[str, list[bool]] = {}
-    failures: list[dict] = []
-    order = sorted(range(len(examples)), key=lambda i: len(examples[i].source_ids))
-    for start in range(0, len(order), batch_size):
-        batch = [examples[i] for i in order[start:start + batch_size]]
-        src = pad_batch([e.source_ids for e in batch], cfg.pad_token_id)
-        limit = max_new or max(2 * len(e.source_ids) + 10 for e in batch)
-        decoded = generate(model, src, max_new_tokens=limit, patches=patches)  # greedy (KV cache unless patched)
-        outputs = [decoded.tokens(row) for row in range(len(batch))]  # without BOS and EOS
-        for example, output in zip(batch, outputs, strict=True):
-            ok = output == example.target_ids
-            matches.setdefault(example.group, []).append(ok)
-            if not ok and len(failures) < 20:
-                failures.append({"source_ids": example.source_ids, "output_ids": output,
-                                 "target_ids": example.target_ids})
-        tgt = pad_batch([[cfg.bos_token_id, *e.target_ids] for e in batch], cfg.pad_token_id)
-        trace = model.trace(src, tgt, patches=patches)
-        for layer, weights in enumerate(cross_attention_maps(trace)):  # [B,H,T,S]
-            for b, example in enumerate(batch):
-                n_words = len(example.source_ids) - 1  # the appended EOS is not a word
-                rows = len(example.target_ids)
-                for head in range(n_heads):
-                    head_hits[layer, head] += alignment_hits(weights[b, head, :rows], example.gold, n_words)
-                    input_row_hits[layer, head] += alignment_hits(weights[b, head, 1:rows + 1], example.gold, n_words)
-                average = weights[b, :, : rows + 1].mean(axis=0)
-                layer_hits[layer] += alignment_hits(average[:rows], example.gold, n_words)
-                input_row_hits[layer, n_heads] += alignment_hits(average[1:], example.gold, n_words)
-    metrics = summarize(matches, layer_hits, head_hits, failures)
-    rates = np.where(input_row_hits[..., 1] > 0, input_row_hits[..., 0] / np.maximum(input_row_hits[..., 1], 1), 0.0)
-    metrics["input_row_alignment"] = {"per_layer": rates[:, n_heads].tolist(),
-                                      "best_layer": float(rates[:, n_heads].max()),
-                                      "best_head": float(rates[:, :n_heads].max())}
-    return metrics
-
-
-def summarize(matches: dict[str, list[bool]], layer_hits: np.ndarray, head_hits: np.ndarray,
-              failures: list[dict]) -> dict:
-    """Turn hit counts into the metrics dict (keys documented in the module docstring)."""
-    per_layer = [float(c / s) if s else float("nan") for c, s in layer_hits]
-    per_head = [[float(c / s) if s else float("nan") for c, s in layer] for layer in head_hits]
-    best_layer = int(np.nanargmax(per_layer))
-    flat = np.array(per_head)
-    layer, head = np.unravel_index(int(np.nanargmax(flat)), flat.shape)
-    generated = [ok for group, oks in matches.items() if group != "real" for ok in oks]
-    metrics = {
-        "exact_match": float(np.mean(generated)) if generated else float("nan"),
-        "exact_match_by_group": {group: float(np.mean(oks)) for group, oks in sorted(matches.items())},
-        "alignment_accuracy": per_layer[best_layer],
-        "best_layer": best_layer,
-        "best_head": {"layer": int(layer), "head": int(head), "accuracy": float(flat[layer, head])},
-        "alignment_accuracy_best_head": float(flat[layer, head]),
-        "per_layer": per_layer,
-        "per_head": per_head,
-        "scored_words": int(layer_hits[0, 1]),
-        "failures": failures,
-    }
-    return metrics
+    """The metrics dict of `model` (under `patches`) on `examples`: `score_examples(...)[0].metrics()`."""
+    return score_examples(model, examples, batch_size, patches)[0].metrics()
 
 
 def task_of(loaded: LoadedModel) -> str:
-    """'ko-en' or 'reverse', from config.json's "task" (written by train.py)."""
-    if loaded.directory is not None and (loaded.directory / "config.json").is_file():
-        task = json.loads((loaded.directory / "config.json").read_text(encoding="utf-8")).get("task")
-        if task:
-            return task
-    return "reverse" if loaded.config.src_vocab_size > 10000 else "ko-en"
+    """The task a model was trained on ('ko-en', 'reverse', 'letters-copy', ...): `loaded.task`, read from
+    config.json's "task" once when the model was loaded; '' when it names none (never guessed)."""
+    return loaded.task
+
+
+def _task(loaded: LoadedModel, task: str | None) -> str:
+    """`task`, else the model's own; ValueError when neither names one."""
+    task = task or task_of(loaded)
+    if not task:
+        raise ValueError(f"{loaded.name}: its config.json names no task; pass one (--task ko-en or --task reverse)")
+    return task
 
 
 def trained_on_core(loaded: LoadedModel) -> bool:
     """Was the model trained on the core grammar? (config.json "grammar": "core", written by the lab)."""
-    if loaded.directory is not None and (loaded.directory / "config.json").is_file():
-        return json.loads((loaded.directory / "config.json").read_text(encoding="utf-8")).get("grammar") == "core"
-    return False
+    return loaded.grammar == "core"
 
 
 def evaluate_model(loaded: LoadedModel, task: str | None = None, n: int = 500, seed: int = 0,
@@ -179,7 +112,7 @@ def evaluate_model(loaded: LoadedModel, task: str | None = None, n: int = 500, s
 
     ko-en: `core` True measures on the core grammar, False on the whole grammar, None: what
     config.json's "grammar" says ("core" or anything else = the whole grammar)."""
-    task = task or task_of(loaded)
+    task = _task(loaded, task)
     if task == "ko-en":
         core = trained_on_core(loaded) if core is None else core
         examples = ko_en_examples(loaded.tokenizer, n, seed, core=core)
@@ -188,12 +121,10 @@ def evaluate_model(loaded: LoadedModel, task: str | None = None, n: int = 500, s
     elif task.startswith("letters-"):  # the training lab's copy / reverse / sort of a-z strings
         from transformer_core.training.recipes import held_out_examples
 
-        examples = [Example(e.source_ids, e.target_ids, e.gold, "generated")
-                    for e in held_out_examples(task.removeprefix("letters-"), loaded.tokenizer, n, seed)]
+        examples = held_out_examples(task.removeprefix("letters-"), loaded.tokenizer, n, seed)
     else:
         raise ValueError(f"unknown task {task!r}")
-    with torch.no_grad():
-        metrics = score(loaded.model, examples, batch_size)
+    metrics = score_examples(loaded.model, examples, batch_size)[0].metrics()
     tokenizer = loaded.tokenizer
     metrics["failures"] = [
         {"source": tokenizer.decode(f["source_ids"], skip_special_tokens=True),
@@ -241,9 +172,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-rows", type=int, default=256, help="batch rows per pass for --head-importance")
     args = parser.parse_args(argv)
     loaded = load(Path(args.model) if Path(args.model).is_dir() else args.model)
-    if args.head_importance:
-        return head_importance_main(loaded, args)
-    metrics = evaluate_model(loaded, args.task, args.n or 500, args.seed, args.batch_size, core=args.core)
+    try:
+        if args.head_importance:
+            return head_importance_main(loaded, args)
+        metrics = evaluate_model(loaded, args.task, args.n or 500, args.seed, args.batch_size, core=args.core)
+    except ValueError as exc:  # no task, an unknown task, an encoder-only model: a message, not a traceback
+        print(f"evaluate: {exc}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(metrics, ensure_ascii=False))
     else:
@@ -265,7 +200,7 @@ def head_importance_main(loaded: LoadedModel, args) -> int:
     """--head-importance: the table, printed and written to <model dir>/head_importance.json."""
     from transformer_core.analysis.importance import FILE_NAME, format_table, head_importance
 
-    task = args.task or task_of(loaded)
+    task = _task(loaded, args.task)
     n = args.n or 200
     examples = examples_for(loaded, task, n, args.seed, args.core)
     last = [-1]

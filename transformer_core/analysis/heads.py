@@ -109,6 +109,11 @@ def heldout_corpus(loaded: LoadedModel, n: int, seed: int = 0) -> Corpus:
     if not loaded.config.has_decoder:
         raise ValueError(f"{loaded.name} is encoder-only: it has no held-out task; give sentences instead")
     task = task_of(loaded)
+    if not task and loaded.name == "paper-base":
+        task = "ko-en"  # untrained paper-base borrows ko-en-toy's tokenizer: its sentences are that grammar's
+    if not task:
+        raise ValueError(f"{loaded.name}: its config.json names no task, so there are no held-out sentences; "
+                         "give sentences instead")
     if task.startswith("letters-"):
         from transformer_core.training.recipes import held_out_examples
 

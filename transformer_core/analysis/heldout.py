@@ -1,4 +1,5 @@
-"""Evaluation items shared by evaluate.py and importance.py (so neither imports the other for them)."""
+"""The one held-out example type (evaluate CLI, head importance, the lab's snapshots) and the reverse task's
+hand-written sentences."""
 
 from __future__ import annotations
 
@@ -39,5 +40,5 @@ class Example:
 
     source_ids: list[int]
     target_ids: list[int]
-    gold: list[tuple[int, ...]]
-    group: str
+    gold: list[tuple[int, ...]]  # per target token: the source positions it translates
+    group: str = "generated"  # 'generated' (drawn from a task's data) or 'real' (hand-written, REAL_SENTENCES)

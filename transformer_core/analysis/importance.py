@@ -24,23 +24,15 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from transformer_core.analysis.alignment import alignment_hits
+from transformer_core.analysis.head_patches import all_heads, layer_counts, layer_heads, reference_means
 from transformer_core.analysis.heldout import REAL_SENTENCES, Example
-from transformer_core.analysis.interventions import (
-    Head,
-    all_heads,
-    layer_counts,
-    layer_heads,
-    reference_means,
-    switch_off_rows,
-)
-from transformer_core.data import BOS_ID, is_held_out
+from transformer_core.analysis.scoring import score_examples
+from transformer_core.data import is_held_out
 from transformer_core.data.ko_en import KoEnGrammar
 from transformer_core.data.reverse import ReverseData
-from transformer_core.inference.batching import pad_batch
-from transformer_core.inference.generation import generate
 from transformer_core.io.loading import LoadedModel
 from transformer_core.models.transformer import Transformer
+from transformer_core.tracing.names import Head
 
 FILE_NAME = "head_importance.json"
 REFERENCE_SEED = 1  # reference set for mean ablation: training-side sentences, never the evaluation sample
@@ -57,7 +49,7 @@ class Ablation:
 def ablations(config) -> list[Ablation]:
     """Every single head, then every whole layer, of the model."""
     heads = [Ablation(str(h), (h,)) for h in all_heads(config)]
-    layers = [Ablation(f"{kind}.{layer}.*", tuple(layer_heads(kind, layer, config.n_heads)))
+    layers = [Ablation(Head(kind, layer, 0).layer_id, tuple(layer_heads(kind, layer, config.n_heads)))
               for kind, n in layer_counts(config).items() for layer in range(n)]
     return heads + layers
 
@@ -68,78 +60,15 @@ class AblationScore:
     alignment_per_layer: list[float]  # head-averaged cross-attention alignment of each decoder layer
 
 
-@torch.no_grad()
 def score_ablations(model: Transformer, examples: list[Example], experiments: Sequence[Ablation],
                     method: str = "zero", means: Mapping[str, torch.Tensor] | None = None,
                     batch_size: int = 64, max_rows: int = 256,
                     progress: Callable[[int, int], None] | None = None) -> list[AblationScore]:
-    """Exact match and alignment of the model under each experiment, many experiments per batched pass.
-
-    Examples go in length-sorted batches of `batch_size`; each batch is repeated for as many experiments as
-    fit in `max_rows` rows. `progress(done, total)` counts (experiment, example) pairs.
-    """
-    model.eval()
-    n_layers, n_heads = model.config.n_decoder_layers, model.config.n_heads
-    k = len(experiments)
-    matched = np.zeros(k, dtype=np.int64)
-    counted = np.zeros(k, dtype=np.int64)
-    hits = np.zeros((k, n_layers, 2), dtype=np.int64)  # correct, scored
-    order = sorted(range(len(examples)), key=lambda i: len(examples[i].source_ids))
-    total, done = k * len(examples), 0
-    for start in range(0, len(order), batch_size):
-        batch = [examples[i] for i in order[start:start + batch_size]]
-        src = pad_batch([e.source_ids for e in batch], model.config.pad_token_id)
-        tgt = pad_batch([[BOS_ID, *e.target_ids] for e in batch], model.config.pad_token_id)
-        limit = max(2 * len(e.source_ids) + 10 for e in batch)
-        per_pass = max(1, max_rows // len(batch))
-        for first in range(0, k, per_pass):
-            chunk = list(range(first, min(first + per_pass, k)))
-            heads_by_row = [experiments[j].heads for j in chunk for _ in batch]
-            patches = switch_off_rows(heads_by_row, n_heads, method, means)
-            rows_src, rows_tgt = src.repeat(len(chunk), 1), tgt.repeat(len(chunk), 1)  # [k·B, S], [k·B, T]
-            decoded = generate(model, rows_src, max_new_tokens=limit, patches=patches)  # greedy, recomputed
-            outputs = [decoded.tokens(row) for row in range(rows_src.shape[0])]
-            weights = cross_weights(model, rows_src, rows_tgt, patches)  # layer -> [k·B, H, T, S]
-            for c, j in enumerate(chunk):
-                for b, example in enumerate(batch):
-                    row = c * len(batch) + b
-                    if example.group != "real":
-                        counted[j] += 1
-                        matched[j] += outputs[row] == example.target_ids
-                    n_words, rows = len(example.source_ids) - 1, len(example.target_ids)
-                    for layer in range(n_layers):
-                        average = weights[layer][row, :, :rows].mean(axis=0)
-                        hits[j, layer] += alignment_hits(average, example.gold, n_words)
-            done += len(chunk) * len(batch)
-            if progress is not None:
-                progress(done, total)
-    return [AblationScore(float(matched[j] / counted[j]) if counted[j] else float("nan"),
-                          [float(c / s) if s else float("nan") for c, s in hits[j]]) for j in range(k)]
-
-
-def cross_weights(model: Transformer, src: torch.Tensor, tgt: torch.Tensor,
-                  patches: Mapping) -> list[np.ndarray]:
-    """Each decoder layer's cross-attention weights [B,H,T,S] of a teacher-forced pass under `patches`.
-
-    Read with observer patches instead of a full recording: no [B,T,V] logits, no other tensors kept.
-    """
-    seen: dict[str, torch.Tensor] = {}
-
-    def keep(name: str):
-        def observe(x: torch.Tensor) -> torch.Tensor:
-            seen[name] = x
-            return x
-        return observe
-
-    names = [f"decoder.{i}.cross_attn.weights" for i in range(model.config.n_decoder_layers)]
-    observers = {name: keep(name) for name in names}
-    combined = dict(patches)
-    for name, fn in observers.items():
-        combined[name] = (lambda f, g: lambda x: g(f(x)))(combined[name], fn) if name in combined else fn
-    with model._patched(combined):
-        memory, src_mask = model.encode(src)
-        model.decode(tgt, memory, src_mask, project=False)  # no [B,T,V] logits needed
-    return [seen[name].float().cpu().numpy() for name in names]
+    """Exact match and alignment of the model under each experiment: evaluate.score_examples (the one
+    held-out scoring loop), many experiments per batched pass (`max_rows` rows)."""
+    scores = score_examples(model, examples, batch_size, experiments=[e.heads for e in experiments],
+                            method=method, means=means, max_rows=max_rows, progress=progress)
+    return [AblationScore(s.exact_match, s.alignment_per_layer) for s in scores]
 
 
 def reference_sources(loaded: LoadedModel, task: str | None, n: int = 64) -> list[list[int]]:

@@ -30,22 +30,23 @@ the output projection only when a patch names `logits` (the one hook after it).
 
 The app records ONE teacher-forced pass (`Transformer.trace`) over whatever was generated; the
 pictures come from that pass. The cache path records nothing.
+
+A model is decodable when it implements `Decodable` (encode; `start_decoding` -> a `DecodingState`
+that runs one decoding step with its cache and reorders it for beam search; `hook_names`; a public
+`patched(...)` context). The Transformer and the 2015 RNN both do; neither imports this module.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import torch
 
-from transformer_core.models.kv_cache import DecoderCache
 from transformer_core.tracing.hooks import Patch, is_patching, patched_names
-
-if TYPE_CHECKING:  # model.py calls generate (Transformer.greedy_decode): no import back at run time
-    from transformer_core.models.transformer import Transformer
 
 Strategy = Literal["greedy", "sample", "beam"]
 STRATEGIES: tuple[str, ...] = ("greedy", "sample", "beam")
@@ -123,6 +124,55 @@ class GenerationResult:
         return out  # no EOS: stopped by the length limit
 
 
+# --- the protocol a model implements to be decoded -----------------------------------------------
+
+@runtime_checkable
+class DecodingState(Protocol):
+    """What one decoding run keeps between steps (a KV cache, a recurrent state): made by
+    `Decodable.start_decoding`, driven by `generate`."""
+
+    device: torch.device
+
+    def __call__(self, prefix: torch.Tensor) -> torch.Tensor:
+        """The whole prefix [B,t] (BOS first) -> next-token logits [B,V]; feeds only what is new."""
+        ...
+
+    def reorder(self, index: torch.Tensor) -> None:
+        """Beam search: row r continues row index[r] (its cache, its source)."""
+        ...
+
+
+@runtime_checkable
+class Decodable(Protocol):
+    """What `generate` needs from a model; models/transformer.py's `Transformer` and models/rnn.py's
+    `RNNTranslator` implement it (neither imports this module).
+
+    config          pad/bos/eos token ids, max_len, has_decoder
+    hook_names      every trace name `patches` may name
+    patched(p)      a context manager applying the patches `p` (checked against hook_names) inside it
+    encode          source ids [B,S] (+ mask) -> (memory, src_mask), run once per generation
+    start_decoding  memory, src_mask -> a DecodingState: one decoding step with a cache, and reorder
+    """
+
+    config: Any
+    training: bool
+
+    @property
+    def hook_names(self) -> frozenset[str]: ...
+
+    def patched(self, patches: Mapping[str, Patch] | None) -> AbstractContextManager[None]: ...
+
+    def encode(self, src_ids: torch.Tensor, src_mask: torch.Tensor | None = None) -> tuple[Any, torch.Tensor]: ...
+
+    def start_decoding(self, memory: Any, src_mask: torch.Tensor, *, use_cache: bool = True,
+                       project_all: bool = False) -> DecodingState: ...
+
+    def eval(self) -> Any: ...
+
+    def train(self, mode: bool = True) -> Any: ...
+
+
+
 # --- the distribution a sampling step draws from (also used by the decoder page) ---------------------
 
 def top_k_top_p_filter(logits: torch.Tensor, top_k: int | None = None, top_p: float | None = None) -> torch.Tensor:
@@ -174,35 +224,6 @@ def sampling_distributions(logits: torch.Tensor, temperature: float = 1.0, top_k
 
 # --- the decoding loop ----------------------------------------------------------------------------------
 
-class _Stepper:
-    """Next-token logits [B,V] for a growing prefix: cached (one new token a step) or recomputed."""
-
-    def __init__(self, model: Transformer, memory: torch.Tensor, src_mask: torch.Tensor, use_cache: bool,
-                 project_all: bool) -> None:
-        self.model, self.memory, self.src_mask = model, memory, src_mask
-        self.cache: DecoderCache | None = model.new_cache() if use_cache else None
-        self.project_all = project_all
-
-    def __call__(self, prefix: torch.Tensor) -> torch.Tensor:
-        """prefix [B,t] (the whole prefix; the cached path feeds only the positions not yet cached)."""
-        model = self.model
-        if self.cache is not None:
-            new = prefix[:, self.cache.length:]  # [B,t] -> [B,n new] (n = 1 after the first step)
-            states = model.decode(new, self.memory, self.src_mask, project=False, cache=self.cache)
-            return model.lm_head(states[:, -1])  # [B,D] -> [B,V]
-        if self.project_all:  # `logits` is patched: that hook sees every position, as in a full pass
-            return model.decode(prefix, self.memory, self.src_mask)[:, -1]  # [B,t,V] -> [B,V]
-        states = model.decode(prefix, self.memory, self.src_mask, project=False)  # [B,t,D]
-        return model.lm_head(states[:, -1])  # [B,D] -> [B,V]
-
-    def reorder(self, index: torch.Tensor) -> None:
-        """Beam search: row r continues row index[r]'s prefix."""
-        self.memory = self.memory.index_select(0, index)
-        self.src_mask = self.src_mask.index_select(0, index)
-        if self.cache is not None:
-            self.cache.reorder(index)
-
-
 # "We set the maximum output length during inference to input length + 50, but terminate early when
 # possible" (Vaswani et al. 2017, section 6.1). trace_text (the app) uses it by default: an untrained
 # model never says EOS, and running it to max_len made paper-base traces ~300 MB each.
@@ -214,14 +235,14 @@ def output_limit(config, n_src: int) -> int:
     return max(0, min(config.max_len - 1, n_src + PAPER_EXTRA_OUTPUT))
 
 
-def step_limit(model: Transformer, max_new_tokens: int | None) -> int:
+def step_limit(model: Decodable, max_new_tokens: int | None) -> int:
     """New tokens allowed: BOS + n must fit the positional table (max_len)."""
     room = model.config.max_len - 1
     return room if max_new_tokens is None else max(0, min(max_new_tokens, room))
 
 
 @torch.no_grad()
-def generate(model: Transformer, src_ids: torch.Tensor, src_mask: torch.Tensor | None = None, *,
+def generate(model: Decodable, src_ids: torch.Tensor, src_mask: torch.Tensor | None = None, *,
              strategy: Strategy = "greedy", max_new_tokens: int | None = None,
              temperature: float = 1.0, top_k: int | None = None, top_p: float | None = None,
              seed: int | None = None, generator: torch.Generator | None = None,
@@ -242,14 +263,11 @@ def generate(model: Transformer, src_ids: torch.Tensor, src_mask: torch.Tensor |
     was_training = model.training
     model.eval()
     try:
-        with model._patched(patches):
+        with model.patched(patches):
             patched = is_patching()  # these patches or an outer patching() block
-            if hasattr(model, "stepper"):  # a recurrent model (rnn.py): its state is the cache, one token a step
-                stepper = model.stepper(src_ids, src_mask)
-            else:
-                memory, src_mask = model.encode(src_ids, src_mask)
-                stepper = _Stepper(model, memory, src_mask, use_cache and not patched,
-                                   project_all="logits" in patched_names())
+            memory, src_mask = model.encode(src_ids, src_mask)
+            stepper = model.start_decoding(memory, src_mask, use_cache=use_cache and not patched,
+                                           project_all="logits" in patched_names())
             limit = step_limit(model, max_new_tokens)
             report = (lambda step: progress(step + 1, limit)) if progress is not None else (lambda step: None)
             if strategy == "beam":
@@ -270,12 +288,12 @@ def generate(model: Transformer, src_ids: torch.Tensor, src_mask: torch.Tensor |
     return result
 
 
-def _sample_or_greedy(model: Transformer, stepper: _Stepper, batch: int, limit: int, sample: bool,
+def _sample_or_greedy(model: Decodable, stepper: DecodingState, batch: int, limit: int, sample: bool,
                       temperature: float, top_k: int | None, top_p: float | None,
                       generator: torch.Generator | None, return_logits: bool,
                       report: Callable[[int], None]) -> GenerationResult:
     cfg = model.config
-    device = stepper.memory.device
+    device = stepper.device
     out = torch.full((batch, 1), cfg.bos_token_id, dtype=torch.long, device=device)
     done = torch.zeros(batch, dtype=torch.bool, device=device)
     logits_per_step: list[torch.Tensor] = []
@@ -297,14 +315,14 @@ def _sample_or_greedy(model: Transformer, stepper: _Stepper, batch: int, limit: 
     return GenerationResult(out, (~done).tolist(), step_logits=logits_per_step if return_logits else None)
 
 
-def _beam_search(model: Transformer, stepper: _Stepper, batch: int, limit: int, width: int,
+def _beam_search(model: Decodable, stepper: DecodingState, batch: int, limit: int, width: int,
                  length_penalty: float, length_rule: LengthRule,
                  report: Callable[[int], None]) -> GenerationResult:
     """Beam search over `batch` sources at once: rows b*W .. b*W+W-1 are source b's hypotheses."""
     if not 1 <= width <= MAX_BEAM_WIDTH:
         raise ValueError(f"beam width must be between 1 and {MAX_BEAM_WIDTH}, not {width}")
     cfg = model.config
-    device = stepper.memory.device
+    device = stepper.device
     expand = torch.arange(batch, device=device).repeat_interleave(width)  # [B*W]: source of each row
     stepper.reorder(expand)
     prefix = torch.full((batch * width, 1), cfg.bos_token_id, dtype=torch.long, device=device)

@@ -11,6 +11,7 @@ import torch
 from transformer_core.inference.generation import DecodingSettings, GenerationResult, generate, output_limit
 from transformer_core.io.loading import LoadedModel
 from transformer_core.tracing.hooks import Patch
+from transformer_core.tracing.names import LOGITS
 from transformer_core.tracing.trace import Trace
 
 
@@ -98,7 +99,7 @@ def trace_text(loaded: LoadedModel, text: str, max_new_tokens: int | None = None
         trace = model.trace(src, tgt, patches=patches)
         forward_seconds = time.perf_counter() - start
         tgt_tokens = tokenizer.convert_ids_to_tokens(out_ids)
-        predicted_ids = trace["logits"][0].argmax(-1).tolist()
+        predicted_ids = trace[LOGITS][0].argmax(-1).tolist()
         predicted = tokenizer.convert_ids_to_tokens(predicted_ids)
         output_text = tokenizer.decode(out_ids[1:], skip_special_tokens=True)
         last = "" if generation.reached_limit[0] else tokenizer.convert_ids_to_tokens([cfg.eos_token_id])[0]

@@ -38,6 +38,8 @@ class LoadedModel:
     trained: bool = True
     description: str = ""
     architecture: str = MODEL_TYPE  # config.json's model_type
+    task: str = ""  # config.json's "task" ('ko-en', 'reverse', 'letters-copy', ...), read once at load; '' = none
+    grammar: str = ""  # config.json's "grammar" ('core' when trained on the compact core grammar), '' = none
 
     @property
     def device(self) -> torch.device:

@@ -111,6 +111,7 @@ def load_model_dir(directory: str | Path, name: str | None = None,
         name=name or directory.name, model=model, tokenizer=tokenizer, config=config,
         kind="encoder-decoder" if config.has_decoder else "encoder", directory=directory,
         description=raw.get("description", ""), architecture=raw["model_type"],
+        task=str(raw.get("task") or ""), grammar=str(raw.get("grammar") or ""),
     )
 
 

@@ -46,18 +46,21 @@ def marian_weight_names(config: TransformerConfig) -> Iterator[tuple[str, str]]:
         yield "tgt.token.weight", "model.decoder.embed_tokens.weight"
         yield "lm_head.weight", "lm_head.weight"
     yield "lm_head.bias", "final_logits_bias"
-    attention = {"w_q": "q_proj", "w_k": "k_proj", "w_v": "v_proj", "w_o": "out_proj"}
+    # weight names written out (not built): this map is the contract with transformers' MarianMTModel
     encoder = {
-        **{f"self_attn.{core}": f"self_attn.{hf}" for core, hf in attention.items()},
+        "self_attn.w_q": "self_attn.q_proj", "self_attn.w_k": "self_attn.k_proj",
+        "self_attn.w_v": "self_attn.v_proj", "self_attn.w_o": "self_attn.out_proj",
         "sublayer1.norm": "self_attn_layer_norm",  # post-LN after self-attention + residual
         "ffn.linear1": "fc1",
         "ffn.linear2": "fc2",
         "sublayer2.norm": "final_layer_norm",  # post-LN after the feed-forward + residual
     }
     decoder = {
-        **{f"self_attn.{core}": f"self_attn.{hf}" for core, hf in attention.items()},
+        "self_attn.w_q": "self_attn.q_proj", "self_attn.w_k": "self_attn.k_proj",
+        "self_attn.w_v": "self_attn.v_proj", "self_attn.w_o": "self_attn.out_proj",
         "sublayer1.norm": "self_attn_layer_norm",
-        **{f"cross_attn.{core}": f"encoder_attn.{hf}" for core, hf in attention.items()},
+        "cross_attn.w_q": "encoder_attn.q_proj", "cross_attn.w_k": "encoder_attn.k_proj",
+        "cross_attn.w_v": "encoder_attn.v_proj", "cross_attn.w_o": "encoder_attn.out_proj",
         "sublayer2.norm": "encoder_attn_layer_norm",  # after cross-attention + residual
         "ffn.linear1": "fc1",
         "ffn.linear2": "fc2",

@@ -1,4 +1,4 @@
-"""The decoder's key/value cache for incremental decoding (used by generation.py through model.py).
+"""The decoder's key/value cache for incremental decoding, and the Transformer's decoding state.
 
 At step t the decoder feeds only the newest token. Its self-attention needs the keys and values of
 every earlier position: they do not change (causal attention: position j never sees later tokens), so
@@ -76,3 +76,40 @@ class DecoderCache:
             layer.cross_attn.reorder(index)
         if self.key_mask is not None:
             self.key_mask = self.key_mask.index_select(0, index)
+
+
+class CachedDecoding:
+    """The Transformer's `DecodingState` (inference/generation.py): next-token logits [B,V] for a growing
+    prefix, cached (one new token a step) or recomputed over the whole prefix.
+
+    `model` is a models/transformer.py Transformer (duck-typed: `decode`, `lm_head`, `new_cache`).
+    """
+
+    def __init__(self, model, memory: torch.Tensor, src_mask: torch.Tensor, use_cache: bool,
+                 project_all: bool) -> None:
+        self.model, self.memory, self.src_mask = model, memory, src_mask
+        self.cache: DecoderCache | None = model.new_cache() if use_cache else None
+        self.project_all = project_all
+
+    @property
+    def device(self) -> torch.device:
+        return self.memory.device
+
+    def __call__(self, prefix: torch.Tensor) -> torch.Tensor:
+        """prefix [B,t] (the whole prefix; the cached path feeds only the positions not yet cached)."""
+        model = self.model
+        if self.cache is not None:
+            new = prefix[:, self.cache.length:]  # [B,t] -> [B,n new] (n = 1 after the first step)
+            states = model.decode(new, self.memory, self.src_mask, project=False, cache=self.cache)
+            return model.lm_head(states[:, -1])  # [B,D] -> [B,V]
+        if self.project_all:  # `logits` is patched: that hook sees every position, as in a full pass
+            return model.decode(prefix, self.memory, self.src_mask)[:, -1]  # [B,t,V] -> [B,V]
+        states = model.decode(prefix, self.memory, self.src_mask, project=False)  # [B,t,D]
+        return model.lm_head(states[:, -1])  # [B,D] -> [B,V]
+
+    def reorder(self, index: torch.Tensor) -> None:
+        """Beam search: row r continues row index[r]'s prefix."""
+        self.memory = self.memory.index_select(0, index)
+        self.src_mask = self.src_mask.index_select(0, index)
+        if self.cache is not None:
+            self.cache.reorder(index)

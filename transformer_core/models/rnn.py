@@ -46,10 +46,10 @@ slices. The loop keeps the slices and, after the last step, records each name ON
 stacked along T, so one recorded pass holds the scores of all T steps. The target embedding and
 the maxout/output layer do not feed the recurrence under teacher forcing, so they run once over
 all T steps (the same numbers; one [V,E] gradient instead of T). `trace(src, tgt)` runs the code
-that training runs; `greedy_decode` runs the same step (`recurrent_step`, `output`) one token
+that training runs; generation (`start_decoding`) runs the same step (`recurrent_step`, `output`) one token
 at a time, feeding back its own argmax.
 
-Patching: `forward`, `trace` and `greedy_decode` take `patches` ({trace name: fn}) like the
+Patching: `forward`, `trace` and generation.generate take `patches` ({trace name: fn}) like the
 Transformer. Source-side names (src.embed, rnn.encoder.states, rnn.decoder.init, rnn.attn.keys)
 are patched once on the whole tensor. Target-side names are patched at EVERY decoder step on that
 step's [B,1,...] slice (the step's output feeds the next step), in teacher forcing and in greedy
@@ -82,6 +82,7 @@ from transformer_core.tracing.hooks import (
     record,
     recording,
 )
+from transformer_core.tracing.names import SRC_IDS, SRC_MASK, TGT_IDS, TGT_MASK
 from transformer_core.tracing.trace import Trace
 
 MODEL_TYPE = "rnn-attention"  # config.json's "model_type" for this architecture
@@ -176,11 +177,11 @@ class RNNTranslator(nn.Module):
     """RNNsearch: p(y_t | y_<t, x) = g(y_{t-1}, s_t, c_t), s_t = GRU(s_{t-1}, y_{t-1}, c_t), c_t = Σ_j α_tj h_j.
 
     The same public surface as `Transformer` where the app needs it: `config` (pad/bos/eos ids,
-    max_len, has_decoder), `forward`, `trace(src, tgt)`, `greedy_decode(src, max_new_tokens=None)`
-    returning [B,1+n] ids with BOS first, `hook_names`, `check_patches`.
+    max_len, has_decoder), `forward`, `trace(src, tgt)`, `hook_names`, `check_patches`, and
+    generation's `Decodable` protocol (`encode`, `start_decoding`, `patched`).
     """
 
-    RECORD_ONLY_HOOKS = frozenset({"src.ids", "src.mask", "tgt.ids", "tgt.mask"})
+    RECORD_ONLY_HOOKS = frozenset({SRC_IDS, SRC_MASK, TGT_IDS, TGT_MASK})
 
     def __init__(self, config: RNNConfig) -> None:
         super().__init__()
@@ -220,7 +221,8 @@ class RNNTranslator(nn.Module):
         """ValueError naming the hook for an unknown or record-only name, or a patch that is not callable."""
         check_patch_names(patches, self._hook_names, self.RECORD_ONLY_HOOKS)
 
-    def _patched(self, patches: Mapping[str, Patch] | None):
+    def patched(self, patches: Mapping[str, Patch] | None) -> contextlib.AbstractContextManager[None]:
+        """The patching block for `patches` (checked), or a no-op when there are none (outer patches stay)."""
         if not patches:
             return contextlib.nullcontext()
         self.check_patches(patches)
@@ -293,7 +295,7 @@ class RNNTranslator(nn.Module):
     def forward(self, src_ids: torch.Tensor, tgt_ids: torch.Tensor, src_mask: torch.Tensor | None = None,
                 tgt_mask: torch.Tensor | None = None, patches: Mapping[str, Patch] | None = None) -> torch.Tensor:
         """Logits [B,T,V] for decoder input `tgt_ids` (teacher forcing); `patches` as in the module docstring."""
-        with self._patched(patches):
+        with self.patched(patches):
             memory, _ = self.encode(src_ids, src_mask)
             return self.decode(tgt_ids, memory, tgt_mask=tgt_mask)
 
@@ -309,23 +311,12 @@ class RNNTranslator(nn.Module):
             self.train(was_training)
         return Trace(store)
 
-    @torch.no_grad()
-    def greedy_decode(self, src_ids: torch.Tensor, src_mask: torch.Tensor | None = None,
-                      max_new_tokens: int | None = None, use_cache: bool = True,
-                      patches: Mapping[str, Patch] | None = None) -> torch.Tensor:
-        """Greedy decoding: [B,S] -> [B,1+n] ids starting with BOS (generation.generate with `stepper`).
-
-        Stops when every sequence has produced EOS, or after `max_new_tokens` (default: up to
-        max_len - 1); finished sequences are padded with pad_token_id. The recurrent state is the
-        only thing carried between steps, so `use_cache` (a Transformer option) changes nothing.
-        """
-        from transformer_core.inference.generation import generate
-
-        return generate(self, src_ids, src_mask, max_new_tokens=max_new_tokens, patches=patches).ids
-
-    def stepper(self, src_ids: torch.Tensor, src_mask: torch.Tensor | None = None) -> RNNStepper:
-        """What generation.generate drives for this model: encode once, then one decoder step per token."""
-        return RNNStepper(self, self.encode(src_ids, src_mask)[0])
+    def start_decoding(self, memory: EncoderMemory, src_mask: torch.Tensor | None = None, *,
+                       use_cache: bool = True, project_all: bool = False) -> RNNStepper:
+        """generation.py's decoding state: one decoder step per token. The recurrent state is the only thing
+        carried between steps (the cache), so `use_cache` changes nothing; every step's logits pass the
+        `logits` hook anyway, so `project_all` changes nothing either."""
+        return RNNStepper(self, memory)
 
 
 class RNNStepper:
@@ -341,9 +332,8 @@ class RNNStepper:
         self.length = 0  # prefix tokens already fed
 
     @property
-    def memory(self) -> torch.Tensor:
-        """h_j [B,S,2H] (generation.py reads its device)."""
-        return self.encoded.states
+    def device(self) -> torch.device:
+        return self.encoded.states.device
 
     def __call__(self, prefix: torch.Tensor) -> torch.Tensor:
         """prefix [B,t] -> logits [B,V] predicting token t + 1 (feeds only the tokens not fed yet)."""

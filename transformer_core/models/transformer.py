@@ -36,13 +36,15 @@ in recording order:
 In pre-LN layers each `norm{j}` is recorded just before its sublayer; in post-LN layers just
 after its `add{j}`. tests/test_trace.py holds the complete ordered list with shapes.
 
-Patching (interventions): `forward`, `trace` and `greedy_decode` take `patches`, a mapping from
+Patching (interventions): `forward`, `trace` and generation.generate take `patches`, a mapping from
 these same names to functions tensor -> tensor applied at that hook point; the rest of the pass
 uses the returned tensor and a trace records it. `src.ids`/`src.mask`/`tgt.ids`/`tgt.mask` are
 record-only (change the input instead). While patching, attention takes the manual path, so
 every hook point runs. See hooks.py and interventions.py.
 
-Generation lives in generation.py: `decode(..., cache=)` feeds only the new positions and keeps each
+Generation lives in inference/generation.py, which drives this model through its `Decodable` protocol
+(`encode`, `start_decoding`, `patched`, `hook_names`); this module does not import it.
+`decode(..., cache=)` feeds only the new positions and keeps each
 decoder layer's self-attention K/V (one row per step) and cross-attention K/V (computed once) in a
 kv_cache.DecoderCache; such cached steps are never recorded. `decode(..., project=False)` returns the
 decoder states before `lm_head`.
@@ -51,7 +53,6 @@ decoder states before `lm_head`.
 from __future__ import annotations
 
 import contextlib
-import difflib
 import math
 from collections.abc import Mapping
 
@@ -59,19 +60,20 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from transformer_core.inference.generation import generate
 from transformer_core.models.config import TransformerConfig
-from transformer_core.models.kv_cache import AttentionKV, DecoderCache, LayerKV
+from transformer_core.models.kv_cache import AttentionKV, CachedDecoding, DecoderCache, LayerKV
 from transformer_core.models.masks import attention_mask, causal_mask, padding_mask
 from transformer_core.tracing.hooks import (
     HookPoint,
     Patch,
+    check_patch_names,
     is_patching,
     is_recording,
     name_hook_points,
     patching,
     recording,
 )
+from transformer_core.tracing.names import SRC_IDS, SRC_MASK, TGT_IDS, TGT_MASK
 from transformer_core.tracing.trace import Trace
 
 
@@ -101,7 +103,7 @@ class Transformer(nn.Module):
         self._hook_names = frozenset(m.name for m in self.modules() if isinstance(m, HookPoint))
 
     # Hooks whose returned tensor the pass does not use: patching them would silently do nothing.
-    RECORD_ONLY_HOOKS = frozenset({"src.ids", "src.mask", "tgt.ids", "tgt.mask"})
+    RECORD_ONLY_HOOKS = frozenset({SRC_IDS, SRC_MASK, TGT_IDS, TGT_MASK})
 
     @property
     def hook_names(self) -> frozenset[str]:
@@ -110,17 +112,9 @@ class Transformer(nn.Module):
 
     def check_patches(self, patches: Mapping[str, Patch] | None) -> None:
         """ValueError naming the hook for an unknown or record-only name, or a patch that is not callable."""
-        for name, fn in (patches or {}).items():
-            if name not in self._hook_names:
-                close = difflib.get_close_matches(str(name), sorted(self._hook_names), n=3)
-                hint = f"; did you mean {', '.join(close)}?" if close else ""
-                raise ValueError(f"no hook point named {name!r} in this model{hint}")
-            if name in self.RECORD_ONLY_HOOKS:
-                raise ValueError(f"hook {name!r} is record-only: change the input ids or mask instead of patching it")
-            if not callable(fn):
-                raise ValueError(f"the patch for hook {name!r} is not a function")
+        check_patch_names(patches, self._hook_names, self.RECORD_ONLY_HOOKS)
 
-    def _patched(self, patches: Mapping[str, Patch] | None):
+    def patched(self, patches: Mapping[str, Patch] | None) -> contextlib.AbstractContextManager[None]:
         """The patching block for `patches` (checked), or a no-op when there are none (outer patches stay)."""
         if not patches:
             return contextlib.nullcontext()
@@ -170,7 +164,7 @@ class Transformer(nn.Module):
                 token_type_ids: torch.Tensor | None = None,
                 patches: Mapping[str, Patch] | None = None) -> torch.Tensor:
         """Logits [B,T,V] (encoder-only: the encoder output [B,S,D]); `patches` as in the module docstring."""
-        with self._patched(patches):
+        with self.patched(patches):
             memory, src_mask = self.encode(src_ids, src_mask, token_type_ids)
             if not self.config.has_decoder or tgt_ids is None:
                 return memory
@@ -191,18 +185,11 @@ class Transformer(nn.Module):
             self.train(was_training)
         return Trace(store)
 
-    def greedy_decode(self, src_ids: torch.Tensor, src_mask: torch.Tensor | None = None,
-                      max_new_tokens: int | None = None, use_cache: bool = True,
-                      patches: Mapping[str, Patch] | None = None) -> torch.Tensor:
-        """Greedy decoding: [B,S] -> [B,1+n] ids starting with BOS (see generation.generate).
-
-        Stops when every sequence has produced EOS, or after `max_new_tokens` (default: up to
-        max_len). Sequences that finished early are padded with pad_token_id. `use_cache=False`
-        recomputes the whole prefix each step; with `patches` decoding always recomputes, so a
-        patch such as the causal mask's acts exactly as in the recorded pass over the result.
-        """
-        return generate(self, src_ids, src_mask, strategy="greedy", max_new_tokens=max_new_tokens,
-                        use_cache=use_cache, patches=patches).ids
+    def start_decoding(self, memory: torch.Tensor, src_mask: torch.Tensor, *, use_cache: bool = True,
+                       project_all: bool = False) -> CachedDecoding:
+        """generation.py's decoding state: one decoder step per new token over a KV cache (or, without
+        `use_cache`, the whole prefix recomputed; `project_all`: every position through `logits`)."""
+        return CachedDecoding(self, memory, src_mask, use_cache, project_all)
 
 
 class Encoder(nn.Module):

@@ -137,6 +137,11 @@ class Head:
     def __str__(self) -> str:  # the URL form
         return f"{self.kind.short}.{self.layer}.{self.head}"
 
+    @property
+    def layer_id(self) -> str:
+        """The URL form of this head's whole layer: 'cross.1.*' (every head of decoder layer 1's cross-attention)."""
+        return f"{self.kind.short}.{self.layer}.*"
+
     @classmethod
     def parse(cls, text: str) -> Head:
         """'cross.1.2' -> Head(CROSS, 1, 2); ValueError on anything else."""

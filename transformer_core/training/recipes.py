@@ -22,6 +22,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from transformer_core.analysis.heldout import Example
 from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, UNK_ID, build_tokenizer, is_held_out
 from transformer_core.data.ko_en import KoEnGrammar
 from transformer_core.data.reverse import MAX_CHARS, ReverseData
@@ -295,14 +296,7 @@ def data_task(task: str) -> str:
     return "lab-ko-en" if task == "ko-en" else f"letters-{task}"
 
 
-@dataclass(frozen=True)
-class HeldOutExample:
-    """An evaluation item: source ids (+ EOS), reference target ids, gold alignment per target token."""
-
-    source_ids: list[int]
-    target_ids: list[int]
-    gold: list[tuple[int, ...]]
-    group: str = "generated"
+HeldOutExample = Example  # the one held-out example type is analysis/heldout.py's (this name kept for callers)
 
 
 def held_out_examples(task: str, tokenizer, n: int, seed: int = 12345) -> list[HeldOutExample]:

@@ -22,12 +22,14 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from transformer_core.analysis.alignment import alignment_hits
+from transformer_core.analysis.heldout import Example
+from transformer_core.analysis.scoring import score_examples
 from transformer_core.data import EOS_ID, PAD_ID
+from transformer_core.inference.generation import generate
 from transformer_core.models.transformer import Transformer
-from transformer_core.training.recipes import HeldOutExample
+from transformer_core.tracing.names import ATTENTION_KINDS, attention_name
 
-KINDS = ("encoder.self_attn", "decoder.self_attn", "decoder.cross_attn")
+KINDS: tuple[str, ...] = tuple(kind.value for kind in ATTENTION_KINDS)  # file keys "{index}.{kind}"
 INDEX_FILE, TENSOR_FILE = "snapshots.json", "snapshots.safetensors"
 
 
@@ -59,42 +61,12 @@ def _strip(ids: list[int]) -> list[int]:
     return ids[: ids.index(EOS_ID)] if EOS_ID in ids else [i for i in ids if i != PAD_ID]
 
 
-@torch.no_grad()
-def held_out_scores(model: Transformer, examples: Sequence[HeldOutExample],
-                    batch_size: int = 64) -> tuple[float, float]:
-    """(exact match, alignment accuracy) on held-out examples.
-
-    Alignment as in evaluate.py: teacher-forced on the reference, the cross-attention row that
-    predicts each target token (head average) must peak on a gold source position; the best
-    decoder layer counts. Runs in eval mode and puts the model back in its previous mode.
-    """
-    was_training = model.training
-    model.eval()
-    device = next(model.parameters()).device
-    n_layers = model.config.n_decoder_layers
-    correct = 0
-    hits = np.zeros((n_layers, 2), dtype=np.int64)
-    try:
-        for start in range(0, len(examples), batch_size):
-            batch = list(examples[start:start + batch_size])
-            width = max(len(e.source_ids) for e in batch)
-            src = torch.tensor([e.source_ids + [PAD_ID] * (width - len(e.source_ids)) for e in batch], device=device)
-            longest = max(len(e.target_ids) for e in batch)
-            out = model.greedy_decode(src, max_new_tokens=longest + 2)[:, 1:].tolist()
-            correct += sum(_strip(o) == e.target_ids for o, e in zip(out, batch, strict=True))
-            t_width = longest + 1
-            rows = [[model.config.bos_token_id, *e.target_ids] for e in batch]
-            tgt = torch.tensor([r + [PAD_ID] * (t_width - len(r)) for r in rows], device=device)
-            trace = model.trace(src, tgt)
-            for layer in range(n_layers):
-                weights = trace[f"decoder.{layer}.cross_attn.weights"].float().mean(dim=1).cpu().numpy()  # [B,T,S]
-                for b, example in enumerate(batch):
-                    hits[layer] += alignment_hits(weights[b, : len(example.target_ids)], example.gold,
-                                                  len(example.source_ids) - 1)
-    finally:
-        model.train(was_training)
-    rates = [c / s if s else 0.0 for c, s in hits]
-    return correct / max(len(examples), 1), float(max(rates))
+def held_out_scores(model: Transformer, examples: Sequence[Example], batch_size: int = 64) -> tuple[float, float]:
+    """(exact match, alignment accuracy) on held-out examples: evaluate.score_examples, the one held-out
+    scoring loop the evaluate CLI and head importance use (same decoding limit, same padder), so the
+    lab's figures equal `python -m transformer_core evaluate`'s on the same model and sentences."""
+    score = score_examples(model, examples, batch_size)[0]
+    return score.exact_match, score.alignment
 
 
 @torch.no_grad()
@@ -108,7 +80,7 @@ def probe_attention(model: Transformer, tokenizer, text: str, max_new_tokens: in
         ids = tokenizer(text)["input_ids"][: model.config.max_len]
         src = torch.tensor([ids], device=device)
         limit = min(max_new_tokens, 2 * len(ids) + 4)
-        decoded = model.greedy_decode(src, max_new_tokens=limit)[0].tolist()  # BOS + output (+ EOS)
+        decoded = generate(model, src, max_new_tokens=limit).ids[0].tolist()  # BOS + output (+ EOS)
         body = decoded[1:]
         output_ids = body[: body.index(EOS_ID)] if EOS_ID in body else body
         tgt_ids = [model.config.bos_token_id, *output_ids]
@@ -116,10 +88,9 @@ def probe_attention(model: Transformer, tokenizer, text: str, max_new_tokens: in
     finally:
         model.train(was_training)
     attention = {}
-    for kind in KINDS:
-        stack, attn = kind.split(".")
-        layers = model.config.n_encoder_layers if stack == "encoder" else model.config.n_decoder_layers
-        attention[kind] = np.stack([trace[f"{stack}.{i}.{attn}.weights"][0].float().cpu().numpy()
+    for kind in ATTENTION_KINDS:
+        layers = trace.n_layers(kind.stack)
+        attention[kind.value] = np.stack([trace[attention_name(kind, i)][0].float().cpu().numpy()
                                     for i in range(layers)]).astype(np.float16)  # [L, H, Q, K]
     src_tokens = tokenizer.convert_ids_to_tokens(ids)
     tgt_tokens = tokenizer.convert_ids_to_tokens(tgt_ids)

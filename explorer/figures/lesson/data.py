@@ -3,10 +3,8 @@ rows the steps follow."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -20,16 +18,10 @@ _TASK_FAMILIES = {"ko-en": "ko-en", "lab-ko-en": "ko-en", "reverse": "reverse", 
                   "letters-copy": "copy", "letters-sort": "sort"}
 
 
-def task_family(directory: str | Path | None) -> str:
-    """What a model directory was trained to do, as the lesson's text needs it: 'ko-en' (Korean -> English
-    translation), 'reverse', 'copy', 'sort', or '' (unknown, untrained, or a built-in without a task)."""
-    if directory is None:
-        return ""
-    try:
-        raw = json.loads((Path(directory) / "config.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
-        return ""
-    return _TASK_FAMILIES.get(str(raw.get("task", "")) if isinstance(raw, dict) else "", "")
+def task_family(task: str) -> str:
+    """What a model was trained to do (its task, read once at load), as the lesson's text needs it: 'ko-en'
+    (Korean -> English translation), 'reverse', 'copy', 'sort', or '' (unknown, untrained, or no task)."""
+    return _TASK_FAMILIES.get(task, "")
 
 
 @dataclass(frozen=True)
@@ -66,7 +58,7 @@ class LessonData:
                    scale_embedding=bool(cfg.scale_embedding), positional=str(cfg.positional),
                    specials=frozenset(getattr(tokenizer, "all_special_tokens", []) or []), tokenizer=tokenizer,
                    text=text, sinusoidal_layout=str(getattr(cfg, "sinusoidal_layout", "interleaved")),
-                   task=task_family(loaded.directory), trained=bool(loaded.trained),
+                   task=task_family(loaded.task), trained=bool(loaded.trained),
                    final_norm=bool(cfg.final_norm), facts=model_facts(loaded.model, traced.trace),
                    model_name=loaded.name,
                    max_len=int(cfg.max_len))

@@ -1,0 +1,60 @@
+"""The lexicon is data (transformer_core/data/lexicon_core.json, lexicon_full.json) read by one loader."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import transformer_core
+from transformer_core.data import hangul, lexicon
+
+CORE_STEMS = {(v.stem, v.kind) for v in lexicon.CORE.verbs} | {a.attributive for a in lexicon.CORE.adjectives}
+
+
+def test_everyday_conjugations_follow_hangul_rules_for_their_irregular_class():
+    """Entries beyond the core were written as hangul.py conjugates their stem: check them against the rules."""
+    verbs = [v for v in lexicon.FULL.verbs if (v.stem, v.kind) not in CORE_STEMS]
+    adjectives = [a for a in lexicon.FULL.adjectives if a.predicative and a.attributive not in CORE_STEMS]
+    assert len(verbs) > 50 and len(adjectives) > 50
+    for verb in verbs:
+        assert hangul.past_stem(verb.stem, verb.irregular) == verb.past_stem, verb
+        if verb.irregular in ("ㅂ", "ㄷ", "ㅎ", "ㅅ"):
+            assert hangul.future_form(verb.stem, verb.irregular) == verb.future_stem, verb
+    for adjective in adjectives:
+        assert hangul.past_stem(adjective.stem, adjective.irregular) == adjective.past_stem, adjective
+        assert hangul.attributive_form(adjective.stem, adjective.irregular) == adjective.attributive, adjective
+
+
+def test_the_full_lexicon_contains_the_core_one():
+    for field in ("common_nouns", "places", "names", "pronouns", "intransitive", "motion", "adjectives", "time_words"):
+        full = getattr(lexicon.FULL, field)
+        assert all(entry in full for entry in getattr(lexicon.CORE, field)), field
+
+
+def test_the_loader_rejects_an_unknown_field_or_irregular_class(tmp_path, monkeypatch):
+    raw = json.loads((lexicon.DATA_DIR / "lexicon_core.json").read_text(encoding="utf-8"))
+    monkeypatch.setattr(lexicon, "DATA_DIR", tmp_path)
+    lexicon.load_lexicon.cache_clear()
+    try:
+        bad = dict(raw, common_nouns=[{**raw["common_nouns"][0], "colour": "red"}])
+        (tmp_path / "lexicon_bad.json").write_text(json.dumps(bad), encoding="utf-8")
+        with pytest.raises(ValueError, match="unknown fields"):
+            lexicon.load_lexicon("bad")
+        odd = dict(raw, transitive=[{**raw["transitive"][0], "irregular": "ㅋ"}])
+        (tmp_path / "lexicon_odd.json").write_text(json.dumps(odd), encoding="utf-8")
+        with pytest.raises(ValueError, match="irregular"):
+            lexicon.load_lexicon("odd")
+        (tmp_path / "lexicon_same.json").write_text(json.dumps(raw), encoding="utf-8")
+        assert lexicon.load_lexicon("same") == lexicon.CORE
+    finally:
+        lexicon.load_lexicon.cache_clear()
+
+
+def test_the_lexicon_is_read_by_one_loader_and_written_in_no_python_module():
+    core = Path(transformer_core.__file__).parent
+    readers = [p for p in core.rglob("*.py") if "lexicon_" in p.read_text(encoding="utf-8") and p.name != "lexicon.py"]
+    assert readers == []
+    assert not (core / "data" / "everyday_lexicon.py").exists()
+    assert sorted(p.name for p in (core / "data").glob("lexicon_*.json")) == ["lexicon_core.json", "lexicon_full.json"]
