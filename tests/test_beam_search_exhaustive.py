@@ -4,7 +4,7 @@ A tiny Transformer is patched at `logits` so that only a few tokens are live (EO
 others; every other logit is -inf). With at most 4 new tokens the whole tree of hypotheses is small
 enough to score one by one with teacher-forced passes, so the best hypothesis is known exactly.
 
-The rule the module documents (and that this file writes out again, in `rule_beam`):
+The rule the module documents (written out again in tests/beam_rule.py):
 - keep `W` hypotheses, ranked by summed log-probability log P(Y);
 - a candidate ending with EOS is finished when it ranks among the W best candidates of its step;
   the W best candidates that do not end with EOS stay alive (the others are pruned);
@@ -27,6 +27,7 @@ import math
 import pytest
 import torch
 
+from tests.beam_rule import documented_beam
 from tests.conftest import tiny_config
 from transformer_core import Transformer
 from transformer_core.inference.generation import generate
@@ -95,31 +96,8 @@ def exhaustive_best(table: dict, live: list[int], limit: int, alpha: float) -> f
 
 
 def rule_beam(table: dict, live: list[int], limit: int, width: int, alpha: float) -> tuple[tuple, float, bool]:
-    """The documented rule, written out: (best hypothesis, its score, exact?). `exact` is False when
-    a candidate was pruned before the last step or the stop at W finished dropped alive hypotheses:
-    the two places where the rule may miss the exhaustive best."""
-    alive: list[tuple[tuple[int, ...], float]] = [((), 0.0)]
-    finished: list[tuple[tuple[int, ...], float, float]] = []  # (ids, log P, score)
-    exact = True
-    for step in range(1, limit + 1):
-        candidates = sorted((((*seq, tok), lp + table[seq][tok]) for seq, lp in alive for tok in live),
-                            key=lambda c: -c[1])
-        kept: list[tuple[tuple[int, ...], float]] = []
-        for rank, (seq, lp) in enumerate(candidates):
-            if seq[-1] == EOS and rank < width:
-                finished.append((seq, lp, score(lp, step, alpha)))
-            elif seq[-1] != EOS and len(kept) < width:
-                kept.append((seq, lp))
-            elif step < limit:
-                exact = False  # pruned before the last step (at the last step all have the same length)
-        alive = kept
-        if len(finished) >= width:
-            exact = exact and not alive
-            alive = []
-            break
-    finished += [(seq, lp, score(lp, len(seq), alpha)) for seq, lp in alive]  # the limit: alive ones compete
-    best = max(finished, key=lambda h: h[2])
-    return best[0], best[2], exact
+    """The documented rule over a table of next-token log-probabilities (see tests/beam_rule.py)."""
+    return documented_beam(lambda prefix: table[prefix], live, EOS, limit, width, lambda lp, n: score(lp, n, alpha))
 
 
 def beam_output(result, row: int) -> tuple[int, ...]:
