@@ -31,6 +31,7 @@ from tests.beam_rule import documented_beam
 from tests.conftest import tiny_config
 from transformer_core import Transformer
 from transformer_core.inference.generation import generate
+from transformer_core.models.rnn import RNNConfig, RNNTranslator
 
 EOS, BOS = 2, 1
 ALPHAS = (0.0, 0.6, 1.0)
@@ -109,14 +110,18 @@ def hypothesis_log_prob(table: dict, seq: tuple[int, ...]) -> float:
     return sum(table[seq[:i]][seq[i]] for i in range(len(seq)))
 
 
-@pytest.fixture(scope="module")
-def cases():
+def build_cases(architecture: str) -> list:
     """(model, sources [N,S], live tokens, patch) for a few random models and live sets."""
     out = []
     for seed, live, scale in [(0, [EOS, 5, 7], 4.0), (1, [EOS, 4, 6, 9], 3.0), (2, [EOS, 8], 5.0),
                               (3, [EOS, 3, 10], 6.0)]:
         torch.manual_seed(seed)
-        model = Transformer(tiny_config(src_vocab_size=16, tgt_vocab_size=16)).eval()
+        if architecture == "transformer":
+            model = Transformer(tiny_config(src_vocab_size=16, tgt_vocab_size=16)).eval()
+        else:  # the 2015 RNN drives the same beam search through its own stepper
+            model = RNNTranslator(RNNConfig(src_vocab_size=16, tgt_vocab_size=16, embed_dim=8, hidden_size=6,
+                                            attn_size=5, maxout_size=8, max_len=32)).eval()
+            scale *= 3.0  # its initial logits are smaller
         with torch.no_grad():
             model.lm_head.bias[EOS] += 0.3 * seed - 0.3  # finish early in some models, late in others
         src = torch.tensor([[4, 5, 6, 2], [7, 8, 9, 2], [10, 4, 11, 2]])
@@ -124,10 +129,12 @@ def cases():
     return out
 
 
-def test_beam_search_returns_the_documented_rules_choice_and_the_exhaustive_best_where_the_rule_is_exact(cases):
+@pytest.mark.parametrize("architecture", ["transformer", "rnn"])
+def test_beam_search_returns_the_documented_rules_choice_and_the_exhaustive_best_where_the_rule_is_exact(
+        architecture):
     exact_cases = inexact_cases = beaten = 0
     best_lengths: set[int] = set()
-    for model, src, live, patch in cases:
+    for model, src, live, patch in build_cases(architecture):
         for limit in range(1, 5):
             tables = [next_log_probs(model, src[i:i + 1], patch, live, limit) for i in range(src.shape[0])]
             for width, alpha in itertools.product(WIDTHS, ALPHAS):
