@@ -402,7 +402,12 @@ def test_training_moves_to_the_chosen_device_or_falls_back_to_the_cpu():
         assert outcome.device.startswith("cuda") and outcome.device_notice == ""
         assert next(outcome.result.model.parameters()).is_cuda
     else:
-        assert outcome.device == "cpu" and "CUDA" in outcome.device_notice
+        # the notice is a key since structure step 1 (the app words it in the student's language)
+        from explorer.i18n import t
+        from transformer_core.inference.devices import CUDA_MISSING
+
+        assert outcome.device == "cpu" and outcome.device_notice == CUDA_MISSING
+        assert "CUDA" in t(f"msg.{outcome.device_notice}", "en")
 
 
 def test_evaluate_measures_a_lab_letter_model(tmp_path):

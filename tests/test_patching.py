@@ -10,8 +10,9 @@ import torch
 
 from tests.conftest import tiny_config
 from transformer_core import Transformer, trace_text
-from transformer_core.analysis.interventions import Head, remove_positional_encoding, switch_off
+from transformer_core.analysis.interventions import remove_positional_encoding, switch_off
 from transformer_core.inference.generation import generate
+from transformer_core.tracing.names import Head  # the one Head (interventions.Head is being merged into it)
 
 
 def model_and_batch(**overrides):
