@@ -419,3 +419,17 @@ def test_evaluate_measures_a_lab_letter_model(tmp_path):
     metrics = evaluate.evaluate_model(core.load(out), n=12, seed=1)
     assert metrics["task"] == "letters-sort" and 0.0 <= metrics["exact_match"] <= 1.0
     assert metrics["scored_words"] > 12  # every output letter of 12 strings of 3-12 letters has a gold source
+
+
+def test_the_docs_state_the_lab_limits_these_tests_hold():
+    """The numbers above are the ones the README (or the docs it links to) tells teachers; keep both in step."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    text = " ".join(p.read_text(encoding="utf-8") for p in [root / "README.md", *sorted((root / "docs").rglob("*.md"))])
+    for count in README_PARAMETERS.values():
+        assert f"{count:,}" in text, f"{count:,} parameters: not in README.md or docs/"
+    # one sentence each, however it is worded: "... snapshots ... (64) ... (16 MiB)", "finished jobs ... (8, ...)"
+    assert re.search(rf"snapshots[^.]*\b{README_SNAPSHOTS}\b[^.]*16 MiB", text, re.IGNORECASE | re.DOTALL)
+    assert re.search(rf"finished jobs[^.]*\b{README_FINISHED}\b", text, re.IGNORECASE | re.DOTALL)
