@@ -23,14 +23,23 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 SCRIPT_STATE = "[data-test-script-state]"  # Streamlit 1.67 marks the app root with the run state
 EXCEPTION = "[data-testid=stException]"
 
-# JS: (script state, drawn heatmap images, heatmap traces plotly knows of, plotly plots, Streamlit chart slots)
+# Streamlit 1.67 keeps an element that a rerun replaced with a different one (a plotly chart's identity
+# includes its figure) mounted but hidden (`data-retained="true"`, CSS display: none) until a stale-element
+# cleanup reaches it. Seen on /encoder after a layer switch then a head switch (nested fragments): the old
+# layer's heads grid and FFN chart stayed retained for good, so the DOM held 15 heatmaps where 10 are on
+# screen (issue 22). The student never sees them; the counts below skip them.
+_SHOWN = "(el => !el.closest('[data-retained=true]'))"
+
+# JS: (script state, drawn heatmap images, heatmap traces plotly knows of, plotly plots, Streamlit chart slots),
+# counting only elements on screen (not retained ones)
 _PROBE = """() => {
+  const shown = """ + _SHOWN + """;
   const state = document.querySelector('[data-test-script-state]');
-  const plots = [...document.querySelectorAll('.js-plotly-plot')];
+  const plots = [...document.querySelectorAll('.js-plotly-plot')].filter(shown);
   const traces = plots.reduce((n, p) => n + (p._fullData || []).filter(t => t.type === 'heatmap').length, 0);
   return [state ? state.getAttribute('data-test-script-state') : null,
-          document.querySelectorAll('.js-plotly-plot g.hm image').length, traces, plots.length,
-          document.querySelectorAll('[data-testid=stPlotlyChart]').length];
+          [...document.querySelectorAll('.js-plotly-plot g.hm image')].filter(shown).length, traces, plots.length,
+          [...document.querySelectorAll('[data-testid=stPlotlyChart]')].filter(shown).length];
 }"""
 
 
@@ -215,16 +224,18 @@ def expected_heatmaps(page_name: str, n_heads: int, has_decoder: bool, has_token
 # animation frame after DOM mutations) when the page last became "drawn"; Python reads it rarely.
 
 TIMING_INIT_SCRIPT = """(() => {
+  const shown = """ + _SHOWN + """;
   window.__drawn = null; window.__clickAt = null; let scheduled = false;
   const check = () => {
     scheduled = false;
     const root = document.querySelector('[data-test-script-state]');
     const state = root ? root.getAttribute('data-test-script-state') : null;
-    const plots = [...document.querySelectorAll('.js-plotly-plot')];
+    const plots = [...document.querySelectorAll('.js-plotly-plot')].filter(shown);
     const traces = plots.reduce((n, p) => n + (p._fullData || []).filter(t => t.type === 'heatmap').length, 0);
-    const images = document.querySelectorAll('.js-plotly-plot g.hm image').length;
-    const slots = document.querySelectorAll('[data-testid=stPlotlyChart]').length;
-    const titles = [...document.querySelectorAll('.js-plotly-plot .gtitle')].map(t => t.textContent).join('|');
+    const images = [...document.querySelectorAll('.js-plotly-plot g.hm image')].filter(shown).length;
+    const slots = [...document.querySelectorAll('[data-testid=stPlotlyChart]')].filter(shown).length;
+    const titles = [...document.querySelectorAll('.js-plotly-plot .gtitle')].filter(shown).map(t => t.textContent)
+      .join('|');
     const ok = state === 'notRunning' && plots.length === slots && images === traces;
     const d = window.__drawn;
     if (ok && (!d || d.stale || d.images !== images || d.titles !== titles)) {

@@ -141,7 +141,18 @@ def test_the_heads_page_statistics_table_has_the_importance_column():
     frame = next(f.value for f in at.dataframe if "exact drop if off (pp)" in f.value.columns)
     drops = {r["id"]: round(100 * r["exact_match_drop"], 1) for r in real_importance()["heads"]}
     assert frame["exact drop if off (pp)"].notna().all()
-    assert sorted(frame["exact drop if off (pp)"]) == sorted(drops.values())
+    # Head by head: each row's drop is the one computed for THAT head (a drop shown on the wrong head
+    # would pass a comparison of the sorted columns). The kind labels are the English catalog's.
+    from explorer.i18n import t
+    from transformer_core.tracing.names import AttentionKind
+
+    short = {t(f"kind.{kind}", "en"): kind.short for kind in AttentionKind}
+    shown = {f"{short[row['kind']]}.{row['layer']}.{row['head']}": row["exact drop if off (pp)"]
+             for _, row in frame.iterrows()}
+    assert shown.keys() == drops.keys()
+    for head, drop in drops.items():
+        assert shown[head] == pytest.approx(drop, abs=0.051), head
+    assert len(set(drops.values())) > 1  # the heads differ, so a shuffled column would show
 
 
 @pytest.mark.parametrize("method", ["mean", "uniform"])

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 import math
 
 import pytest
 import torch
 
 import transformer_core
+from tests.beam_rule import documented_beam
 from tests.conftest import tiny_config
 from transformer_core import Transformer
 from transformer_core.inference.batching import pad_batch
@@ -334,24 +336,85 @@ def no_causal_mask(mask: torch.Tensor) -> torch.Tensor:
 
 
 @pytest.mark.parametrize("strategy", ["greedy", "beam", "sample"])
-def test_patched_generation_recomputes_so_the_patch_acts_as_in_the_recorded_pass(strategy):
+def test_patched_decoding_equals_the_cached_decoding_of_the_model_the_patch_stands_for(strategy):
+    """Two different paths: the patched one recomputes the prefix with hooks; the surgery model (W_O's
+    input columns of the switched-off heads zeroed) decodes unpatched with the KV cache."""
+    model = random_model()
+    src = padded_sources()
+    heads = {"decoder.0.self_attn": 1, "decoder.1.cross_attn": 0}
+
+    def zero_head(head: int):
+        return lambda context: context.index_fill(1, torch.tensor([head]), 0.0)  # [B,H,T,d_k]
+
+    patches = {f"{name}.context": zero_head(h) for name, h in heads.items()}
+    surgery = copy.deepcopy(model)
+    d_k = model.config.d_k
+    with torch.no_grad():
+        for name, h in heads.items():
+            _, layer, attn = name.split(".")
+            getattr(surgery.decoder.layers[int(layer)], attn).w_o.weight[:, h * d_k:(h + 1) * d_k] = 0
+    kwargs = dict(strategy=strategy, seed=1, beam_width=3, max_new_tokens=12, return_logits=True)
+    patched = generate(model, src, patches=patches, **kwargs)
+    cached = generate(surgery, src, use_cache=True, **kwargs)
+    plain = generate(model, src, **kwargs)
+    assert torch.equal(patched.ids, cached.ids)
+    if strategy == "beam":
+        assert patched.beam_scores == pytest.approx(cached.beam_scores, abs=1e-5)
+        assert patched.beam_scores != pytest.approx(plain.beam_scores, abs=1e-3)  # the patch acted
+    else:
+        assert_same_logits(patched.step_logits, cached.step_logits)
+        assert not torch.allclose(patched.step_logits[0], plain.step_logits[0], atol=1e-3)  # the patch acted
+
+
+def test_patched_beam_search_follows_the_documented_rule_over_patched_passes_of_each_prefix():
+    """A whole-prefix patch (no causal mask): every beam step's log-probabilities must be those of a
+    patched teacher-forced pass over that hypothesis's prefix; the rule is written out in tests/beam_rule.py."""
     model = random_model()
     src = padded_sources()
     patches = {"tgt.causal_mask": no_causal_mask}
-    kwargs = dict(strategy=strategy, seed=1, beam_width=2, max_new_tokens=12)
-    patched = generate(model, src, patches=patches, **kwargs)
-    recomputed = generate(model, src, patches=patches, use_cache=False, **kwargs)
-    assert torch.equal(patched.ids, recomputed.ids)
-    if strategy == "greedy":
-        # Every greedy choice is the argmax of the last row of a patched pass over its prefix. The
-        # patch lets earlier rows see later tokens, so only the step's own last row counts.
-        out = patched.ids
-        for t in range(1, out.shape[1]):
+    eos, bos, vocab = model.config.eos_token_id, model.config.bos_token_id, model.config.tgt_vocab_size
+    result = generate(model, src, strategy="beam", beam_width=3, length_penalty=1.0, max_new_tokens=8,
+                      patches=patches)
+    plain = generate(model, src, strategy="beam", beam_width=3, length_penalty=1.0, max_new_tokens=8)
+    assert result.beam_scores != pytest.approx(plain.beam_scores, abs=1e-3)  # the patch acted
+    for row in range(src.shape[0]):
+        source = src[row: row + 1, : int((src[row] != 0).sum())]
+
+        def next_log_probs(prefix, source=source):
             with torch.no_grad():
-                logits = model(src, out[:, :t], patches=patches)[:, -1]  # [B,V]
-            for row in range(src.shape[0]):
-                if model.config.eos_token_id not in out[row, :t].tolist():
-                    assert int(logits[row].argmax()) == int(out[row, t])
+                logits = model(source, torch.tensor([[bos, *prefix]]), patches=patches)[0, -1]
+            return dict(enumerate(torch.log_softmax(logits.double(), -1).tolist()))
+
+        expected, _, _ = documented_beam(next_log_probs, range(vocab), eos, 8, 3, lambda lp, n: lp / n)
+        ids = result.ids[row, 1:].tolist()
+        assert tuple(ids[: ids.index(eos) + 1] if eos in ids else ids) == expected
+
+
+def test_patched_sampling_draws_from_patched_passes_of_each_prefix():
+    """A whole-prefix patch: each step draws one token per source from softmax(logits / T) of a patched
+    teacher-forced pass over the prefix, with the seeded generator (a loop written here)."""
+    model = random_model()
+    src = padded_sources()
+    patches = {"tgt.causal_mask": no_causal_mask}
+    eos, pad = model.config.eos_token_id, model.config.pad_token_id
+    result = generate(model, src, strategy="sample", temperature=0.8, seed=5, max_new_tokens=10, patches=patches,
+                      return_logits=True)
+    generator = torch.Generator().manual_seed(5)
+    out = torch.full((src.shape[0], 1), model.config.bos_token_id)
+    done = torch.zeros(src.shape[0], dtype=torch.bool)
+    for _ in range(10):
+        with torch.no_grad():
+            logits = model(src, out, patches=patches)[:, -1]  # [B,V], every position recomputed
+        token = torch.multinomial(torch.softmax(logits / 0.8, -1), 1, generator=generator)[:, 0]
+        token = torch.where(done, torch.full_like(token, pad), token)
+        out = torch.cat([out, token[:, None]], 1)
+        done |= token == eos
+        if done.all():
+            break
+    assert torch.equal(result.ids, out)
+    unpatched = generate(model, src, strategy="sample", temperature=0.8, seed=5, max_new_tokens=10,
+                         return_logits=True)
+    assert not torch.allclose(result.step_logits[1], unpatched.step_logits[1], atol=1e-3)  # the patch acted
 
 
 def test_the_causal_mask_patch_changes_what_greedy_decoding_produces():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 import torch
@@ -58,6 +60,24 @@ def test_the_beam_tree_of_a_real_search_marks_the_returned_output(loaded):
     fig = beam_tree(nodes, [str(i) for i in ids], title="t", lang="ko").to_dict()
     chosen = next(trace for trace in fig["data"] if trace.get("name") == "최종 출력")
     assert len(chosen["x"]) == len(ids)  # one marked node per generated token, EOS included
+    # Node by node: follow the returned output through the search's own records (step t: the candidate
+    # that extends the previous chosen slot with token ids[t]); the tree draws step t's candidates one
+    # per row, alive ones first, each group in record order.
+    expected, slot = [], 0
+    for step, (candidates, token) in enumerate(zip(records, ids, strict=True)):
+        index = next(i for i, c in enumerate(candidates)
+                     if c.parent == slot and c.token == token and c.status != "pruned")
+        order = sorted(range(len(candidates)), key=lambda i: (candidates[i].status != "alive", i))
+        expected.append((step, float(order.index(index))))
+        slot = candidates[index].slot
+    assert list(zip(chosen["x"], chosen["y"], strict=True)) == expected
+    labels = {(x, y): text for trace in fig["data"] if trace.get("mode") == "markers+text"
+              for x, y, text in zip(trace["x"], trace["y"], trace["text"], strict=True)}
+    assert [labels[node] for node in expected] == [str(i) for i in ids]  # the marked nodes read the output
+    edges = next(trace for trace in fig["data"] if trace.get("mode") == "lines" and trace["line"]["width"] == 3)
+    segments = [tuple(edges["x"][i:i + 2]) + tuple(edges["y"][i:i + 2]) for i in range(0, len(edges["x"]), 3)]
+    chain = [(-1, 0.0), *expected]
+    assert segments == [(a[0], b[0], a[1], b[1]) for a, b in itertools.pairwise(chain)]  # the thick path links them
 
 
 def test_the_kv_cache_view_shows_rows_up_to_the_step_and_the_new_querys_weights(loaded):

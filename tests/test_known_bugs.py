@@ -24,10 +24,22 @@ from dataclasses import dataclass
 import pytest
 
 import explorer.figures.figures as figures
+import explorer.figures.generation as generation_figures
+import transformer_core.analysis.head_patches as head_patches
+import transformer_core.inference.generation as generation
 import transformer_core.io.interop as interop
 import transformer_core.models.masks as masks
+import transformer_core.models.rnn as rnn
 import transformer_core.models.transformer as model
+import transformer_core.training.snapshots as snapshots
 from tests import parity_checks as checks
+from tests import test_beam_search_exhaustive as beam_tests
+from tests import test_generation as generation_tests
+from tests import test_generation_figures as generation_figure_tests
+from tests import test_lab_jobs as lab_tests
+from tests import test_patching as patching_tests
+from tests import test_rnn as rnn_tests
+from tests import test_sampling_frequencies as sampling_tests
 
 pytestmark = pytest.mark.filterwarnings("ignore:enable_nested_tensor is True:UserWarning")
 
@@ -155,6 +167,58 @@ CASES: dict[str, tuple[Bug, list[Callable[[], None]]]] = {
         bug(figures, "attention_heatmap", ("unique_labels(row_tokens), unique_labels(col_tokens)",
                                            "list(row_tokens), list(col_tokens)")),
         [checks.check_heatmap_axes_keep_repeated_tokens_apart]),
+    # --- issue 22: decoding, interventions, the RNN, the lab (checks are the new tests themselves) ---
+    "beam_length_penalty_counts_one_token_too_many": (
+        bug(generation, "length_penalty_factor", ("return ((5.0 + length) / 6.0) ** alpha",
+                                                  "return ((6.0 + length) / 6.0) ** alpha")),
+        [lambda: beam_tests.test_beam_search_returns_the_documented_rules_choice_and_the_exhaustive_best_where_the_rule_is_exact("transformer", "gnmt")]),  # noqa: E501
+    "beam_stops_at_the_first_finished_hypothesis": (
+        bug(generation, "_beam_search", ("if len(finished[b]) >= width:", "if len(finished[b]) >= 1:")),
+        [lambda: beam_tests.test_beam_search_returns_the_documented_rules_choice_and_the_exhaustive_best_where_the_rule_is_exact("transformer", "gnmt")]),  # noqa: E501
+    "rnn_beam_reorder_keeps_the_old_states": (
+        bug(rnn.RNNStepper, "reorder", ("self.state.index_select(0, index)",
+                                          "self.state.index_select(0, index.sort().values)")),
+        [lambda: beam_tests.test_beam_search_returns_the_documented_rules_choice_and_the_exhaustive_best_where_the_rule_is_exact("rnn", "gnmt")]),  # noqa: E501
+    "patched_decoding_keeps_the_kv_cache": (  # a whole-prefix patch then sees only the newest position
+        bug(generation, "generate", ("use_cache and not patched,", "use_cache,")),
+        [generation_tests.test_patched_beam_search_follows_the_documented_rule_over_patched_passes_of_each_prefix,
+         generation_tests.test_patched_sampling_draws_from_patched_passes_of_each_prefix]),
+    "sampling_ignores_the_temperature": (
+        bug(generation, "_sample_or_greedy", ("top_k_top_p_filter(logits.float() / temperature, top_k, top_p)",
+                                              "top_k_top_p_filter(logits.float(), top_k, top_p)")),
+        [lambda: sampling_tests.test_sampled_token_frequencies_follow_the_filtered_renormalised_softmax(0.7, 5, None, 1)]),  # noqa: E501
+    "top_p_set_one_token_too_small": (
+        bug(generation, "top_k_top_p_filter", ("drop_sorted = before >= top_p",
+                                               "drop_sorted = sorted_probs.cumsum(dim=-1) >= top_p")),
+        [lambda: sampling_tests.test_sampled_token_frequencies_follow_the_filtered_renormalised_softmax(1.5, None, 0.8, 2)]),  # noqa: E501
+    "switch_off_silences_the_next_head": (
+        bug(head_patches, "_set_heads", ("out[:, h] = value_of(x, h)",
+                                          "out[:, (h + 1) % x.shape[1]] = value_of(x, h)")),
+        [lambda: patching_tests.test_the_shipped_switch_off_equals_weight_surgery("decoder.1.cross_attn", "zero")]),
+    "uniform_ablation_ignores_the_mask": (
+        bug(head_patches, "uniform_heads", ("torch.where(torch.isneginf(x[:, h]), x[:, h], torch.zeros_like(x[:, h]))",
+                                             "torch.zeros_like(x[:, h])")),
+        [lambda: patching_tests.test_the_shipped_switch_off_equals_weight_surgery("decoder.0.self_attn", "uniform")]),
+    "positional_encoding_sides_swapped": (
+        bug(head_patches, "remove_positional_encoding", ('{"src": [SRC_POS], "tgt": [TGT_POS]',
+                                                        '{"src": [TGT_POS], "tgt": [SRC_POS]')),
+        [lambda: patching_tests.test_removing_positional_encoding_on_one_side_equals_a_model_whose_pe_buffer_is_zero_on_that_side("src")]),  # noqa: E501
+    "rnn_gru_input_context_before_embedding": (
+        bug(rnn.AttentionDecoder, "forward", ("torch.cat([embed, context], dim=-1)",
+                                              "torch.cat([context, embed], dim=-1)")),
+        [rnn_tests.test_the_decoder_loop_and_maxout_output_equal_the_paper_written_out_step_by_step]),
+    "rnn_maxout_pools_the_two_halves": (
+        bug(rnn.MaxoutOutput, "forward", ("pre.view(b, t, self.maxout_size, 2).amax(dim=-1)",
+                                          "pre.view(b, t, 2, self.maxout_size).amax(dim=-2)")),
+        [rnn_tests.test_the_decoder_loop_and_maxout_output_equal_the_paper_written_out_step_by_step]),
+    "beam_tree_marks_nodes_by_their_last_token": (
+        bug(generation_figures, "beam_tree", ("on_path = paths[step][i] == chosen[: step + 1]",
+                                              "on_path = paths[step][i][-1:] == chosen[step: step + 1]")),
+        [lambda: generation_figure_tests.test_the_beam_tree_of_a_real_search_marks_the_returned_output(
+            generation_figure_tests.core.load("ko-en-toy"))]),
+    "snapshot_store_keeps_128": (
+        bug(snapshots.SnapshotStore, "__init__", ("max_count: int = 64", "max_count: int = 128")),
+        [lab_tests.test_a_jobs_snapshot_store_holds_at_most_64_snapshots_and_16_mib]),
 }
 
 PAIRS = [(name, index) for name, (_, rejecting) in CASES.items() for index in range(len(rejecting))]

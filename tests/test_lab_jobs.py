@@ -287,13 +287,81 @@ def test_snapshot_store_stays_within_its_count_and_thins_evenly():
     assert store.every > 10 and all(s % store.every == 0 for s in steps[1:])
 
 
+FLOAT16_BYTES = 2
+TOKEN_BYTES = 64  # what the store charges for one token string (snapshots.py: a flat 64 bytes each)
+
+
+def snapshot_bytes(snapshot: Snapshot) -> int:
+    """A snapshot's size from its arrays' shapes x the float16 size, written out here (not the code's nbytes)."""
+    arrays = sum(FLOAT16_BYTES * int(np.prod(a.shape)) for a in snapshot.attention.values())
+    return arrays + TOKEN_BYTES * (len(snapshot.src_tokens) + len(snapshot.tgt_tokens))
+
+
 def test_snapshot_store_stays_within_its_byte_bound():
-    one = fake_snapshot(1, side=32).nbytes
+    one = 2 * 2 * 32 * 32 * FLOAT16_BYTES + TOKEN_BYTES * (32 + 32)  # [2,2,32,32] float16 + 64 token strings
+    assert snapshot_bytes(fake_snapshot(1, side=32)) == one == fake_snapshot(1, side=32).nbytes
     store = SnapshotStore(every=1, max_count=1000, max_bytes=10 * one)
     for step in range(1, 500):
         store.add(fake_snapshot(step, side=32))
-        assert store.nbytes <= 10 * one
+        assert sum(snapshot_bytes(s) for s in store.items()) <= 10 * one
     assert len(store) >= 5 and store.items()[-1].step == 499
+
+
+# The lab's limits as the README states them (docs: "bounded in count (64) and bytes (16 MiB) per job",
+# "Finished jobs stay listed (8, oldest dropped first)", and the presets' parameter counts for ko-en).
+README_SNAPSHOTS, README_SNAPSHOT_BYTES, README_FINISHED = 64, 16 * 2**20, 8
+README_PARAMETERS = {"tiny": 209_212, "class": 1_396_796, "larger": 6_992_444}
+
+
+def test_a_jobs_snapshot_store_holds_at_most_64_snapshots_and_16_mib():
+    store = SnapshotStore(every=1)  # what a job builds: only the interval is given (jobs.py)
+    counts = []
+    for step in range(1, 300):
+        store.add(fake_snapshot(step))
+        counts.append(len(store))
+    assert max(counts) == README_SNAPSHOTS
+    store = SnapshotStore(every=1)
+    for step in range(1, 40):
+        store.add(fake_snapshot(step, side=512))  # [2,2,512,512] float16 = 2 MiB each
+        total = sum(snapshot_bytes(s) for s in store.items())
+        assert total <= README_SNAPSHOT_BYTES
+    assert total > README_SNAPSHOT_BYTES - 2 * (2 * 2 * 512 * 512 * FLOAT16_BYTES)  # the bound is used, not tiny
+
+
+def test_the_lab_keeps_8_finished_jobs_by_default(manager_factory):
+    runner = GatedRunner()
+    manager = manager_factory(runner=runner)  # the page's JobManager gives no max_finished (pages/train.py)
+    recipes = [tiny("copy", seed=s) for s in range(README_FINISHED + 3)]
+    for recipe in recipes:
+        runner.gate(recipe).set()
+    for job in [manager.submit(r, "a") for r in recipes]:
+        assert manager.wait(job, timeout=10)
+    assert [j.recipe.seed for j in manager.finished()] == list(range(len(recipes) - 1, 2, -1))  # newest first
+
+
+def parameters_by_formula(d: int, heads: int, layers: int, d_ff: int, vocab: int, final_norm: bool) -> int:
+    """The paper's model, counted by hand: one embedding table shared by source, target and the output
+    projection (V x D) plus the output bias (V); per attention W_Q, W_K, W_V, W_O with biases (4 (D^2 + D));
+    per FFN D x d_ff + d_ff + d_ff x D + D; per LayerNorm gain and bias (2D). An encoder layer has one
+    attention, one FFN, two norms; a decoder layer two attentions, one FFN, three norms; sinusoidal
+    positions have no parameters. `heads` splits D and adds nothing."""
+    attention = 4 * (d * d + d)
+    ffn = d * d_ff + d_ff + d_ff * d + d
+    norm = 2 * d
+    encoder_layer = attention + ffn + 2 * norm
+    decoder_layer = 2 * attention + ffn + 3 * norm
+    return vocab * d + vocab + layers * (encoder_layer + decoder_layer) + (2 * norm if final_norm else 0)
+
+
+@pytest.mark.parametrize("preset", list(README_PARAMETERS))
+def test_the_presets_parameter_counts_are_the_readmes(preset):
+    config = lab_plan(LabRecipe(task="ko-en", preset=preset, budget_s=60)).config
+    layers = config.n_encoder_layers
+    assert config.n_decoder_layers == layers and config.positional == "sinusoidal" and config.share_embeddings
+    by_formula = parameters_by_formula(config.d_model, config.n_heads, layers, config.d_ff, config.src_vocab_size,
+                                       config.final_norm)
+    built = sum(p.numel() for p in core.Transformer(config).parameters())  # shared tensors counted once
+    assert built == by_formula == README_PARAMETERS[preset]
 
 
 def test_a_real_run_keeps_at_most_the_store_bound(tmp_path):
@@ -335,7 +403,11 @@ def test_training_moves_to_the_chosen_device_or_falls_back_to_the_cpu():
         assert outcome.device.startswith("cuda") and outcome.device_notice == ""
         assert next(outcome.result.model.parameters()).is_cuda
     else:
+        # the notice is a key since structure step 1 (the app words it in the student's language)
+        from explorer.i18n import t
+
         assert outcome.device == "cpu" and outcome.device_notice == CUDA_MISSING
+        assert "CUDA" in t(f"msg.{outcome.device_notice}", "en")
 
 
 def test_evaluate_measures_a_lab_letter_model(tmp_path):
@@ -347,3 +419,17 @@ def test_evaluate_measures_a_lab_letter_model(tmp_path):
     metrics = evaluate.evaluate_model(core.load(out), n=12, seed=1)
     assert metrics["task"] == "letters-sort" and 0.0 <= metrics["exact_match"] <= 1.0
     assert metrics["scored_words"] > 12  # every output letter of 12 strings of 3-12 letters has a gold source
+
+
+def test_the_docs_state_the_lab_limits_these_tests_hold():
+    """The numbers above are the ones the README (or the docs it links to) tells teachers; keep both in step."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    text = " ".join(p.read_text(encoding="utf-8") for p in [root / "README.md", *sorted((root / "docs").rglob("*.md"))])
+    for count in README_PARAMETERS.values():
+        assert f"{count:,}" in text, f"{count:,} parameters: not in README.md or docs/"
+    # one sentence each, however it is worded: "... snapshots ... (64) ... (16 MiB)", "finished jobs ... (8, ...)"
+    assert re.search(rf"snapshots[^.]*\b{README_SNAPSHOTS}\b[^.]*16 MiB", text, re.IGNORECASE | re.DOTALL)
+    assert re.search(rf"finished jobs[^.]*\b{README_FINISHED}\b", text, re.IGNORECASE | re.DOTALL)

