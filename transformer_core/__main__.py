@@ -4,6 +4,7 @@
     python -m transformer_core models
     python -m transformer_core evaluate models/ko-en-toy --json     (analysis/evaluate.py)
     python -m transformer_core train --task ko-en --preset class --out lab_models/demo   (training/cli.py)
+    python -m transformer_core explain --model ko-en-toy --json "고양이가 생선을 먹었다."   (analysis/explain_cli.py)
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ def format_trace(result) -> str:
 
 
 # Subcommands with their own argument parsers: name -> module with main(argv).
-SUBCOMMANDS = {"evaluate": "transformer_core.analysis.evaluate", "train": "transformer_core.training.cli"}
+SUBCOMMANDS = {"evaluate": "transformer_core.analysis.evaluate", "train": "transformer_core.training.cli",
+               "explain": "transformer_core.analysis.explain_cli"}
 
 
 def main(argv: list[str] | None = None) -> int:
