@@ -37,6 +37,7 @@ SECTIONS: dict[str, list[tuple[str, str, str, str | None]]] = {
         ("pages/train.py", "nav.train", ":material/model_training:", "train"),
         ("pages/experiments.py", "nav.experiments", ":material/science:", "experiments"),
         ("pages/history.py", "nav.history", ":material/history:", "history"),
+        ("pages/explain.py", "nav.explain", ":material/psychology_alt:", "explain"),
     ],
     "nav.section_lesson": [
         ("pages/lesson.py", "nav.lesson", ":material/school:", "lesson"),
