@@ -219,8 +219,9 @@ def patching_section(view, explanation) -> None:
     if not text_b.strip():
         st.info(tr("explain.second_hint"))
         return
+    st.session_state.setdefault("explain_site", "encoder")
     site = st.segmented_control(tr("explain.site"), ["encoder", "decoder"], key="explain_site", required=True,
-                                default="encoder", format_func=lambda s: t(f"explain.site_{s}", code)) or "encoder"
+                                format_func=lambda s: t(f"explain.site_{s}", code)) or "encoder"
     try:
         with st.spinner(tr("explain.patching_running")):
             result = get_patching(view.loaded.name, view.settings.text, text_b, view.settings.device, site)
@@ -275,8 +276,9 @@ seed_from_url()
 use_rnn = st.toggle(tr("explain.use_rnn"), key="explain_rnn", help=tr("explain.use_rnn_help"))
 view = current_view(model=RNN_MODEL if use_rnn else None, show_notices=not use_rnn)
 if view is not None:
+    st.session_state.setdefault("explain_steps", DEFAULT_STEPS)  # seeded from the URL, else the default
     steps = int(st.segmented_control(tr("explain.steps"), list(STEP_CHOICES), key="explain_steps", required=True,
-                                     default=DEFAULT_STEPS, help=tr("explain.steps_help")) or DEFAULT_STEPS)
+                                     help=tr("explain.steps_help")) or DEFAULT_STEPS)
     architecture = "rnn" if "rnn.attn.weights" in view.trace else \
         ("transformer" if view.traced.has_decoder else "encoder-only")
     if architecture == "encoder-only":
