@@ -49,8 +49,9 @@ def test_logit_lens_table_is_layers_by_positions_with_percentages():
 
 
 def test_patching_figure_clips_the_colour_and_leaves_nan_blank():
-    grid = np.array([[0.5, np.nan], [1.2, -0.1]])
+    grid = np.array([[0.5, np.nan], [1.2, -0.01]])
     figure = fig.patching_figure(grid, ["L0", "L1"], ["a", "b"], title="x", lang="en").to_dict()
     trace = figure["data"][0]
     assert trace["z"][1] == [1.0, 0.0]
-    assert trace["text"] == [["0.50", ""], ["1.20", "-0.10"]]
+    assert trace["text"] == [["0.5", ""], ["1.2", ""]]  # blank near 0
+    assert trace["customdata"] == [[0.5, None], [1.2, -0.01]]

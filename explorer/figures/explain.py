@@ -115,9 +115,11 @@ def patching_figure(grid: np.ndarray, layer_labels: Sequence[str], position_labe
     exact value on hover); nan cells (A and B agree) stay blank."""
     z = np.asarray(grid, dtype=np.float64)
     labels = unique_labels(position_labels)
-    text = [["" if np.isnan(v) else f"{v:.2f}" for v in row] for row in z]
+    # Short cell text (blank near 0) so a 10-position grid still reads on a 390 px phone; hover has 3 decimals.
+    text = [["" if np.isnan(v) or abs(v) < 0.05 else f"{v:.1f}" for v in row] for row in z]
     data = [{
         "type": "heatmap", "z": np.clip(z, 0.0, 1.0).tolist(), "x": labels, "y": list(layer_labels), "text": text,
+        "customdata": np.where(np.isnan(z), None, np.round(z, 3)).tolist(),
         "texttemplate": "%{text}" if z.size <= 160 else None, "textfont": {"size": 10},
         "colorscale": WEIGHT_SCALE, "zmin": 0.0, "zmax": 1.0,
         "colorbar": {"title": {"text": t("explain.recovered", lang)}, "thickness": 10},
