@@ -29,11 +29,12 @@ HELDOUT_SENTENCES = 40
 
 
 @st.cache_resource(max_entries=24, show_spinner=False)
-def get_explanation(name: str, text: str, device: str, steps: int, positions: tuple[int, ...] = ()) -> Explanation:
-    """Every method on the page's own traced pass (the shared trace cache's)."""
+def get_explanation(name: str, text: str, device: str, steps: int, positions: tuple[int, ...] = (),
+                    rows: tuple[int, ...] = ()) -> Explanation:
+    """Every method on the page's own traced pass (the shared trace cache's); `rows`: only those output tokens."""
     cached = get_trace(name, text, device)
     loaded = get_model(name, cached.device)
-    return explain_trace(loaded, cached.traced, steps, positions or None)
+    return explain_trace(loaded, cached.traced, steps, positions or None, rows or None)
 
 
 @dataclass(frozen=True)

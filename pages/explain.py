@@ -17,6 +17,9 @@ from pages._shared import chart, current_view, ensure_frame, lang, model_task, p
 ensure_frame()
 
 STEP_CHOICES = (8, 16, 32, 64, 128)
+# Above this many parameters x output tokens, only the picked output token is attributed (one backward pass
+# per token: paper-base's 61-token random output took 40 s at 8 steps for all of them).
+ALL_ROWS_BUDGET = 300_000_000
 DEFAULT_STEPS = 32
 URL_KEYS = {"tok": "explain_tok", "steps": "explain_steps", "b": "explain_b", "site": "explain_site",
             "rnn": "explain_rnn"}
@@ -102,7 +105,8 @@ def guess_block(row: int, token: str, src_tokens: list[str], answer: int, sig: s
 
 
 def completeness_note(explanation, row: int, steps: int) -> None:
-    check = explanation.attribution.completeness()[row]
+    index = row if explanation.attributed_rows is None else explanation.attributed_rows.index(row)
+    check = explanation.attribution.completeness()[index]
     gap = abs(check["sum"] - check["delta"]) / max(abs(check["delta"]), 1e-9)
     st.caption(tr("explain.completeness", total=f"{check['sum']:.3f}", delta=f"{check['delta']:.3f}",
                   gap=f"{100 * gap:.1f}", steps=steps))
@@ -110,7 +114,6 @@ def completeness_note(explanation, row: int, steps: int) -> None:
 
 def methods_for_row(explanation, row: int, head: tuple[int, int] | None, trace) -> dict[str, np.ndarray]:
     code = lang()
-    attribution = explanation.attribution
     methods: dict[str, np.ndarray] = {}
     if explanation.architecture == "transformer":
         last = trace.n_layers("decoder") - 1
@@ -129,8 +132,9 @@ def methods_for_row(explanation, row: int, head: tuple[int, int] | None, trace) 
         last = trace.n_layers("encoder") - 1
         methods[t("explain.m_self_attention", code, layer=last)] = \
             trace[f"encoder.{last}.self_attn.weights"][0, :, p].mean(0).numpy()
-    methods[t("explain.m_ig", code)] = attribution.integrated_gradients[row].numpy()
-    methods[t("explain.m_gxi", code)] = attribution.grad_x_input[row].numpy()
+    ig, gxi = explanation.attribution_row(row)
+    methods[t("explain.m_ig", code)] = ig.numpy()
+    methods[t("explain.m_gxi", code)] = gxi.numpy()
     if explanation.architecture == "transformer":
         methods[t("explain.m_rollout_cross", code)] = explanation.rollout_cross_attention[row].numpy()
     elif explanation.architecture == "encoder-only":
@@ -161,6 +165,9 @@ def methods_section(view, explanation, row: int, steps: int, gold) -> None:
                  width="stretch")
     agree, others, _ = fig.agreement_counts(methods, reference, candidates, row_gold)
     st.markdown(tr("explain.agree_row", agree=agree, total=others, token=token))
+    if explanation.attributed_rows is not None:  # a big model: only the picked token was attributed
+        st.caption(tr("explain.one_row_only"))
+        return
     # the same count over every output token of this sentence
     rows = len(explanation.row_tokens)
     ig_agree = sum(fig.top_source(methods_for_row(explanation, r, head, view.trace)[ig_name], candidates)
@@ -291,13 +298,18 @@ if view is not None:
         positions = ()
     else:
         positions = ()
+    n_out = len(view.traced.chosen_tokens or [])
+    n_params = sum(p.numel() for p in view.loaded.model.parameters())
+    one_row = architecture != "encoder-only" and n_params * n_out > ALL_ROWS_BUDGET
+    if one_row and n_out:
+        picked = row_picker(list(view.traced.chosen_tokens), tr("explain.pick_output"))
     if architecture != "encoder-only" and not (view.traced.chosen_tokens or []):
         st.info(tr("explain.empty_output"))
     else:
         try:
             with st.spinner(tr("explain.running", steps=steps)):
                 explanation = get_explanation(view.loaded.name, view.settings.text, view.settings.device, steps,
-                                              positions)
+                                              positions, (picked,) if one_row else ())
         except ValueError as exc:
             st.error(tr("explain.failed", reason=str(exc)))
             explanation = None
@@ -307,7 +319,7 @@ if view is not None:
                 gold = None
             else:
                 gold = gold_section(view)
-                row = row_picker(explanation.row_tokens, tr("explain.pick_output"))
+                row = picked if one_row else row_picker(explanation.row_tokens, tr("explain.pick_output"))
             st.caption(tr("explain.baseline"))
             methods_section(view, explanation, row, steps, gold)
             rollout_section(explanation)

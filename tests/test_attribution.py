@@ -298,3 +298,16 @@ def test_explain_trace_rows_are_the_output_tokens_and_eos(tiny_loaded):
     last = tiny_loaded.config.n_decoder_layers - 1
     torch.testing.assert_close(explanation.cross_attention,
                                traced.trace[f"decoder.{last}.cross_attn.weights"][0, :, :n_out])
+
+
+def test_attributing_chosen_rows_gives_the_same_numbers_as_all_rows(tiny_loaded):
+    traced = core.trace_text(tiny_loaded, "고양이가 생선을 먹는다")
+    every = explain_trace(tiny_loaded, traced, steps=4)
+    last = len(every.row_tokens) - 1
+    some = explain_trace(tiny_loaded, traced, steps=4, rows=[last, 0])
+    assert some.attribution.integrated_gradients.shape[0] == 2
+    for row in (0, last):
+        for mine, full in zip(some.attribution_row(row), every.attribution_row(row), strict=True):
+            torch.testing.assert_close(mine, full)
+    with pytest.raises(ValueError, match="outside"):
+        explain_trace(tiny_loaded, traced, steps=4, rows=[last + 1])

@@ -140,3 +140,11 @@ def test_empty_and_odd_input_get_a_message_not_a_crash():
     assert t("msg.empty_text", "en") in markdown(at)
     at = open_explain(model="ko-en-toy", text="😀 mixed 한영 text", lang="English", steps="8")
     assert not at.exception
+
+
+@pytest.mark.slow
+def test_a_big_model_attributes_only_the_picked_output_token():
+    at = open_explain(model="paper-base", text=TEXT, lang="English", steps="8", tok="1")
+    reveal(at)
+    assert bar_figures(at)
+    assert md_escape(t("explain.one_row_only", "en")) in markdown(at) or t("explain.one_row_only", "en") in markdown(at)

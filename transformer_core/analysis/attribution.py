@@ -62,14 +62,16 @@ def ig_alphas(steps: int) -> torch.Tensor:
     return (torch.arange(steps, dtype=torch.float32) + 0.5) / steps
 
 
-def log_prob_score(targets: Sequence[int]) -> Score:
-    """f_t = log p(targets[t]) from logits [N, T, V] (row t produces targets[t]) -> [N, len(targets)]."""
-    index = torch.tensor(list(targets), dtype=torch.long)
+def log_prob_score(targets: Sequence[int], rows: Sequence[int] | None = None) -> Score:
+    """f_t = log p(targets[t]) from logits [N, T, V] (row t produces targets[t]) -> [N, R], for every row t,
+    or only for `rows` (R = len(rows))."""
+    rows = list(range(len(targets))) if rows is None else list(rows)
+    index = torch.tensor([targets[r] for r in rows], dtype=torch.long)
+    positions = torch.tensor(rows, dtype=torch.long)
 
     def score(logits: torch.Tensor) -> torch.Tensor:
-        rows = len(index)
-        log_probs = torch.log_softmax(logits[:, :rows].float(), dim=-1)  # [N, R, V]
-        return log_probs.gather(-1, index.to(logits.device)[None, :, None].expand(len(logits), rows, 1))[..., 0]
+        log_probs = torch.log_softmax(logits[:, positions.to(logits.device)].float(), dim=-1)  # [N, R, V]
+        return log_probs.gather(-1, index.to(logits.device)[None, :, None].expand(len(logits), len(rows), 1))[..., 0]
 
     return score
 
@@ -321,6 +323,12 @@ class Explanation:
     logit_lens: LogitLens | None
     architecture: str  # "transformer", "encoder-only" or "rnn"
     positions: list[int] = field(default_factory=list)  # encoder-only: the explained positions
+    attributed_rows: list[int] | None = None  # the rows `attribution` covers, in order (None: every row)
+
+    def attribution_row(self, row: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """(integrated gradients [S], gradient x input [S]) of output row `row`; KeyError if not attributed."""
+        index = row if self.attributed_rows is None else self.attributed_rows.index(row)
+        return self.attribution.integrated_gradients[index], self.attribution.grad_x_input[index]
 
     @property
     def cross_attention_mean(self) -> torch.Tensor | None:
@@ -344,9 +352,11 @@ def output_targets(traced, eos_id: int) -> tuple[torch.Tensor, list[int]]:
     return tgt, targets
 
 
-def explain_trace(loaded, traced, steps: int = DEFAULT_STEPS, positions: Sequence[int] | None = None) -> Explanation:
+def explain_trace(loaded, traced, steps: int = DEFAULT_STEPS, positions: Sequence[int] | None = None,
+                  rows: Sequence[int] | None = None) -> Explanation:
     """Every method for one `trace_text` result (the same recorded pass); `positions` for encoder-only models
-    (default: the first token, [CLS])."""
+    (default: the first token, [CLS]); `rows`: attribute only these output rows (a big model's long output
+    costs one backward pass per row)."""
     model, trace, config = loaded.model, traced.trace, loaded.config
     src = trace["src.ids"]
     is_rnn = RNN_ATTENTION_WEIGHTS in trace
@@ -361,13 +371,19 @@ def explain_trace(loaded, traced, steps: int = DEFAULT_STEPS, positions: Sequenc
     tgt, targets = output_targets(traced, config.eos_token_id)
     if not targets:
         raise ValueError("the output is empty: nothing to explain")
-    attribution = attribute(model, src, tgt, log_prob_score(targets), steps)
-    rows = len(targets)
+    if rows is not None:
+        rows = list(rows)
+        if not rows or any(not 0 <= r < len(targets) for r in rows):
+            raise ValueError(f"rows {rows} outside the {len(targets)} output tokens")
+    attribution = attribute(model, src, tgt, log_prob_score(targets, rows), steps)
+    n_rows = len(targets)
     tokens = loaded.tokenizer.convert_ids_to_tokens(targets)
     if is_rnn:
-        cross = trace[RNN_ATTENTION_WEIGHTS][0, :rows][None]  # one "head"
-        return Explanation(traced.src_tokens, tokens, attribution, cross, None, None, None, "rnn")
+        cross = trace[RNN_ATTENTION_WEIGHTS][0, :n_rows][None]  # one "head"
+        return Explanation(traced.src_tokens, tokens, attribution, cross, None, None, None, "rnn",
+                           attributed_rows=rows)
     last = trace.n_layers("decoder") - 1
-    cross = trace[attention_name(AttentionKind.CROSS, last)][0, :, :rows]
+    cross = trace[attention_name(AttentionKind.CROSS, last)][0, :, :n_rows]
     return Explanation(traced.src_tokens, tokens, attribution, cross, trace_rollout(trace),
-                       trace_rollout(trace, AttentionKind.DECODER_SELF), logit_lens(model, trace), "transformer")
+                       trace_rollout(trace, AttentionKind.DECODER_SELF), logit_lens(model, trace), "transformer",
+                       attributed_rows=rows)
