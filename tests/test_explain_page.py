@@ -148,3 +148,29 @@ def test_a_big_model_attributes_only_the_picked_output_token():
     reveal(at)
     assert bar_figures(at)
     assert md_escape(t("explain.one_row_only", "en")) in markdown(at) or t("explain.one_row_only", "en") in markdown(at)
+
+
+def test_a_held_out_grammar_sentence_gets_a_gold_column_that_matches_its_alignment():
+    from pages._explain_cache import heldout_pairs
+
+    loaded = core.load("ko-en-toy")
+    text, pair = next((text, pair) for text, pair in heldout_pairs().items()
+                      if core.trace_text(loaded, text).chosen_tokens[:len(pair.target)] == list(pair.target))
+    at = open_explain(model="ko-en-toy", text=text, lang="English", steps="8")
+    reveal(at)
+    table = at.dataframe[0].value
+    gold_column = t("explain.col_gold", "en")
+    assert gold_column in table.columns
+    expected = explain_trace(loaded, core.trace_text(loaded, text), 8)
+    words = len(expected.src_tokens) - 1
+    ig_top = int(expected.attribution.integrated_gradients[0, :words].argmax())
+    ig_row = table[table[t("explain.col_method", "en")] == t("explain.m_ig", "en")].iloc[0]
+    assert ig_row[gold_column] == ("✓" if ig_top in pair.alignment[0] else "✗")
+    # over the sentence: IG's top word is a gold word for this many of the aligned output words
+    scored = [r for r, gold in enumerate(pair.alignment) if gold]
+    hits = sum(int(expected.attribution.integrated_gradients[r, :words].argmax()) in pair.alignment[r] for r in scored)
+    assert f"{t('explain.m_ig', 'en')} {hits}/{len(scored)}" in markdown(at)
+    at = open_explain(model="ko-en-toy", text=TEXT, lang="English", steps="8")
+    reveal(at)
+    assert gold_column not in at.dataframe[0].value.columns
+    assert t("explain.gold_unknown", "en") in markdown(at)
