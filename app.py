@@ -36,6 +36,7 @@ SECTIONS: dict[str, list[tuple[str, str, str, str | None]]] = {
         ("pages/train.py", "nav.train", ":material/model_training:", "train"),
         ("pages/experiments.py", "nav.experiments", ":material/science:", "experiments"),
         ("pages/history.py", "nav.history", ":material/history:", "history"),
+        ("pages/explain.py", "nav.explain", ":material/psychology_alt:", "explain"),
         ("pages/corpus.py", "nav.corpus", ":material/format_list_bulleted:", "corpus"),
     ],
     "nav.section_lesson": [

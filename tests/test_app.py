@@ -349,10 +349,12 @@ def test_english_ui_shows_no_korean_outside_user_text_tokens_and_model_names(mod
     tokens += [tok.removeprefix("##").removeprefix("▁").removeprefix("Ġ") for tok in tokens]
     # The example pills are sentences offered as input (user text, in the model's own language), not chrome.
     # So are the Korean specimens the tokens page explains Korean tokenization with.
+    from explorer.explain_service import heldout_pairs
     from explorer.figures.vocab import TOKENIZATION_SPECIMENS, WORDLIST_SPECIMENS
     from explorer.services import model_examples
 
-    examples = [example["text"] for example in model_examples(model)]
+    # /explain offers held-out grammar sentences (with their gold alignment) as input, like the example pills.
+    examples = [example["text"] for example in model_examples(model)] + list(heldout_pairs())
     specimens = [*TOKENIZATION_SPECIMENS.values(), *WORDLIST_SPECIMENS.values()]
     # The glossary is bilingual on purpose: each entry shows the Korean word chosen for the term.
     from explorer.glossary import TERMS
