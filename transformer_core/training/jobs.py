@@ -7,8 +7,11 @@
     manager.stop(job.id, "bob")                    # 'left': alice still watches; the owner or the last one cancels
 
 Pure Python (no Streamlit): the page keeps one manager in st.cache_resource and polls it.
-Jobs run in background worker threads (at most K at once, the rest wait in a queue); a job that
-fails (NaN loss, out of memory, any exception) ends with a message and the others go on. Finished
+K light worker threads take jobs from a bounded queue (the rest wait in it) and hand each to the
+manager's runner (workers.py): by default `LocalProcessRunner`, which trains in a child process at
+lower CPU priority so page serving wins the CPU; `thread_runner` trains in the worker thread itself
+(tests). A job that fails (NaN loss, out of memory, any exception, a killed training process) ends
+with a message and the others go on. Finished
 jobs stay listed, at most `max_finished`, the oldest dropped first. `run_lab_recipe` is the one
 code path of a lab run: the workers and `python -m transformer_core train --preset ...` call it.
 """
@@ -279,12 +282,16 @@ class JobManager:
 
     def __init__(self, workers: int | None = None, max_finished: int = 8,
                  models_dir: str | Path | Callable[[], Path] | None = None,
-                 eval_n: int = FINAL_EVAL_N, runner: Callable[..., LabOutcome] = run_lab_recipe) -> None:
+                 eval_n: int = FINAL_EVAL_N, runner: Callable[..., LabOutcome] | None = None) -> None:
         self.workers = workers or default_workers()
         self.max_finished = max_finished
         # where finished models are saved: a folder, a function returning one (asked at save time), or None
         self.models_dir = models_dir if models_dir is None or callable(models_dir) else Path(models_dir)
         self.eval_n = eval_n
+        if runner is None:  # imported here: workers.py imports this module
+            from transformer_core.training.workers import LocalProcessRunner
+
+            runner = LocalProcessRunner()
         self.runner = runner
         self._queue: deque[Job] = deque()
         self._running: list[Job] = []
@@ -409,7 +416,6 @@ class JobManager:
             thread.start()
 
     def _work(self) -> None:
-        torch.set_num_threads(1)  # leave the other core to the server
         while True:
             with self._condition:
                 while not self._queue and not self._closed:
