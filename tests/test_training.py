@@ -149,3 +149,22 @@ def test_curriculum_limits_the_reverse_texts():
     assert all(len(next(pairs)[1]) <= 5 for _ in range(200))
     limit.current = 64
     assert max(len(next(pairs)[1]) for _ in range(400)) > 32
+
+
+def test_the_cli_bar_fills_with_the_time_budget_and_says_steps_per_second():
+    from transformer_core.training import loop
+
+    budgeted = tiny_settings("ko-en", steps=500, max_minutes=2.0)
+    bar = loop.progress_bar(budgeted, enabled=True)
+    try:
+        assert bar.total == 120 and bar.unit == "s"  # the budget, not steps toward some huge limit
+        bar.set_postfix(loop.bar_postfix(30, 10.0, budgeted, loss=1.2345, rate=1e-3), refresh=False)
+        bar.update(60.0)
+        shown = str(bar)
+    finally:
+        bar.close()
+    assert "60/120 s" in shown and "50%" in shown
+    assert "step=30/500" in shown and "steps/s=3.0" in shown  # 30 steps in 10 s
+    unbudgeted = loop.progress_bar(tiny_settings("ko-en", steps=40), enabled=False)
+    assert unbudgeted.total == 40
+    unbudgeted.close()
