@@ -3,9 +3,10 @@
 A runner is called by one of the JobManager's (light) worker threads with a recipe and the job's
 hooks, and returns a `LabOutcome` or raises. Two implementations:
 
-* `ThreadRunner` (= `run_lab_recipe` itself): trains in the calling thread. Tests and the CLI.
-* `LocalProcessRunner`: trains in a child process at lower CPU priority (`os.nice(10)`), so the
-  Streamlit server's page work wins the CPU. The child sends progress, snapshots and the result
+* `thread_runner` (= `run_lab_recipe` itself): trains in the calling thread. Tests and the CLI.
+* `LocalProcessRunner`: trains in a child process at lower CPU priority (niceness +10, set by the
+  parent right after the start so that the child's imports run low too), so the Streamlit
+  server's page work wins the CPU. The child sends progress, snapshots and the result
   back through a `multiprocessing` queue; cancel crosses the other way as a shared event. An
   exception in the child comes back as a message (NonFiniteLoss stays NonFiniteLoss); a child that
   dies without a result (killed, segfault, out of memory) raises `WorkerCrashed` with its exit code.
@@ -22,6 +23,7 @@ runner enqueues the recipe, relays progress from the queue's result backend and 
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import queue as queue_module
@@ -72,10 +74,11 @@ class _RelayStore(SnapshotStore):
 
 
 def _child(work: Callable, recipe, out, eval_n: int, every: int, channel, cancel, nice: int) -> None:
+    # nice: the absolute niceness this process should have (the parent's + NICE)
     """The training process: lower priority, one torch thread, run the recipe, send everything home."""
-    try:
-        if nice:
-            os.nice(nice)
+    try:  # the parent lowered it already (before these imports); this is for a child started some other way
+        if os.getpriority(os.PRIO_PROCESS, 0) < nice:
+            os.setpriority(os.PRIO_PROCESS, 0, nice)
     except OSError:  # not allowed here: run at the same priority
         pass
     try:
@@ -100,6 +103,13 @@ def _child(work: Callable, recipe, out, eval_n: int, every: int, channel, cancel
         channel.join_thread()  # the messages are out before the process ends
 
 
+def lower_priority(pid: int, niceness: int) -> None:
+    """Give a just-started child its lower priority from outside: a spawned child imports torch (seconds of
+    CPU) before its own code runs, and those imports must not compete with the pages either."""
+    with contextlib.suppress(OSError):  # gone already, or not allowed: the child tries again itself
+        os.setpriority(os.PRIO_PROCESS, pid, niceness)
+
+
 class LocalProcessRunner:
     """Each job in its own process on this machine, at lower priority (see the module docstring)."""
 
@@ -117,10 +127,12 @@ class LocalProcessRunner:
         channel = self.context.Queue()
         cancel = self.context.Event()
         folder = str(out) if out is not None else None
+        target = min(19, os.getpriority(os.PRIO_PROCESS, 0) + self.nice)  # niceness is absolute per process
         process = self.context.Process(target=_child, name=f"lab-{recipe.name}", daemon=True,
-                                       args=(self.work, recipe, folder, eval_n, every, channel, cancel, self.nice))
+                                       args=(self.work, recipe, folder, eval_n, every, channel, cancel, target))
         process.start()
         self.pids.add(process.pid)
+        lower_priority(process.pid, target)
         final: tuple[str, dict] | None = None
         try:
             while final is None:
