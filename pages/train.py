@@ -352,7 +352,10 @@ else:
     start_col.button(tr("lab.start"), type="primary", icon=":material/play_arrow:", key="lab_start",
                      on_click=st.session_state.update, kwargs={"_lab_start_clicked": True})
     if st.session_state.pop("_lab_start_clicked", False):
-        st.session_state["_lab_job"] = manager.submit(recipe, session).id
+        try:
+            st.session_state["_lab_job"] = manager.submit(recipe, session).id
+        except lab_jobs.QueueFull:
+            st.warning(tr("lab.queue_full", n=manager.max_queued))
     job = manager.get(st.session_state["_lab_job"]) if "_lab_job" in st.session_state else None
     active = job is not None and job.state in lab_jobs.ACTIVE
     stop_col.button(tr("lab.stop"), icon=":material/stop:", key="lab_stop", disabled=not active,

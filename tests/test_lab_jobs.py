@@ -120,6 +120,22 @@ def test_sessions_asking_for_the_same_recipe_share_one_job_that_trains_and_saves
 
 # --- queue --------------------------------------------------------------------------------------------
 
+def test_the_queue_is_bounded_but_a_queued_recipe_is_still_shared(manager_factory):
+    runner = GatedRunner()
+    manager = manager_factory(workers=1, runner=runner, max_queued=2)
+    running = manager.submit(tiny("copy", seed=0), "alice")
+    wait_until(lambda: running.state == RUNNING)
+    waiting = [manager.submit(tiny("copy", seed=seed), f"s{seed}") for seed in (1, 2)]
+    with pytest.raises(jobs.QueueFull, match="2 runs are waiting"):
+        manager.submit(tiny("copy", seed=3), "zoe")
+    assert manager.submit(tiny("copy", seed=2), "yan") is waiting[1]  # joining a queued run is always allowed
+    assert [job.id for job in manager.jobs()] == [running.id, *(job.id for job in waiting)]
+    for seed in range(3):
+        runner.gate(tiny("copy", seed=seed)).set()
+    assert all(manager.wait(job, timeout=30) for job in (running, *waiting))
+    assert manager.submit(tiny("copy", seed=3), "zoe").state in (QUEUED, RUNNING, DONE)  # room again
+
+
 def test_at_most_k_jobs_run_and_the_rest_wait_in_order(manager_factory):
     runner = GatedRunner()
     manager = manager_factory(workers=1, runner=runner)

@@ -57,6 +57,10 @@ WATCH_TIMEOUT_S = 30.0  # a session that has not polled for this long no longer 
 HISTORY_POINTS = 2000  # loss-curve points kept per job (thinned evenly)
 
 
+class QueueFull(RuntimeError):
+    """Too many different runs are already waiting (JobManager.max_queued); joining one of them still works."""
+
+
 def default_workers() -> int:
     """At most this many lab jobs train at once (env TRANSFORMER_EXPLORER_LAB_WORKERS, default 1)."""
     try:
@@ -280,11 +284,12 @@ class Job:
 class JobManager:
     """Lab jobs keyed by recipe: shared by sessions, queued (at most K running), bounded history."""
 
-    def __init__(self, workers: int | None = None, max_finished: int = 8,
+    def __init__(self, workers: int | None = None, max_finished: int = 8, max_queued: int = 16,
                  models_dir: str | Path | Callable[[], Path] | None = None,
                  eval_n: int = FINAL_EVAL_N, runner: Callable[..., LabOutcome] | None = None) -> None:
         self.workers = workers or default_workers()
         self.max_finished = max_finished
+        self.max_queued = max_queued  # different recipes waiting at once; one more is refused (QueueFull)
         # where finished models are saved: a folder, a function returning one (asked at save time), or None
         self.models_dir = models_dir if models_dir is None or callable(models_dir) else Path(models_dir)
         self.eval_n = eval_n
@@ -302,12 +307,15 @@ class JobManager:
 
     # -- sessions --
     def submit(self, recipe: LabRecipe, session: str) -> Job:
-        """The job of `recipe`: the one already queued, running or done, else a new one in the queue."""
+        """The job of `recipe`: the one already queued, running or done, else a new one in the queue
+        (QueueFull when `max_queued` runs wait already)."""
         with self._condition:
             job = self._find_unlocked(recipe)
             if job is not None and job.state in (QUEUED, RUNNING, DONE):
                 self._watch(job, session)
                 return job
+            if len(self._queue) >= self.max_queued:
+                raise QueueFull(f"{len(self._queue)} runs are waiting already")
             if job is not None:  # failed or cancelled: start afresh
                 self._finished.remove(job)
             job = Job(recipe=recipe, owner=session)
