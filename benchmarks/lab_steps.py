@@ -35,6 +35,7 @@ from transformer_core.training.recipes import (
     held_out_examples,
     lab_plan,
     meets_goal,
+    planned_steps,
 )
 from transformer_core.training.snapshots import held_out_scores
 
@@ -67,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     plan = lab_plan(recipe, tokenizer)
     preset = PRESETS[args.preset]
     settings = dataclasses.replace(
-        plan.settings, steps=args.steps or preset.steps, max_minutes=0.0,
+        plan.settings, steps=args.steps or planned_steps(LabRecipe(task=args.task, preset=args.preset)),
+        max_minutes=0.0,
         peak_lr=args.peak_lr or preset.peak_lr, warmup=args.warmup or preset.warmup,
         label_smoothing=plan.settings.label_smoothing if args.label_smoothing < 0 else args.label_smoothing,
         batch_size=args.batch_size or plan.settings.batch_size, buckets=args.buckets or plan.settings.buckets)

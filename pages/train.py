@@ -294,7 +294,8 @@ def recipe_form(manager: lab_jobs.JobManager, session: str) -> LabRecipe:
         preset = st.segmented_control(tr("lab.preset"), list(PRESETS), key="lab_preset",
                                       required=True, format_func=lambda k: t(f"lab.preset.{k}", code)) or "class"
         budget = st.select_slider(tr("lab.budget"), BUDGETS, key="lab_budget",
-                                  help=tr("lab.budget_help", steps=max_steps_param() or PRESETS[preset].steps))
+                                  help=tr("lab.budget_help", steps=planned_steps(LabRecipe(
+                                      task=task, preset=preset, max_steps=max_steps_param()))))
         seed = int(st.number_input(tr("lab.seed"), min_value=0, max_value=9999, step=1, key="lab_seed",
                                    help=tr("lab.seed_help")))
     tokenizer = lab_tokenizer(task)
