@@ -456,8 +456,8 @@ class JobManager:
                 job.error = "out of memory: try a smaller preset"
                 if torch.cuda.is_available():
                     torch.cuda.empty_cache()
-            else:
-                job.error = f"{type(exc).__name__}: {exc}"
+            else:  # a worker's message already names the error (workers.WorkerError / WorkerCrashed)
+                job.error = str(exc) if getattr(exc, "plain_message", False) else f"{type(exc).__name__}: {exc}"
             job.state = FAILED
         else:
             with job.lock:

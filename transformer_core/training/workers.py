@@ -51,9 +51,13 @@ class Runner(Protocol):
 class WorkerCrashed(RuntimeError):
     """The training process ended without a result (killed, crashed)."""
 
+    plain_message = True  # the job shows the message as it is
+
 
 class WorkerError(RuntimeError):
     """An exception raised inside the training process (its type and message, as text)."""
+
+    plain_message = True
 
 
 def thread_runner(recipe, **hooks) -> LabOutcome:
