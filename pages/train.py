@@ -27,6 +27,7 @@ from transformer_core.training import jobs as lab_jobs
 from transformer_core.training.recipes import (
     DEFAULT_BUDGET_S,
     DEFAULT_PROBES,
+    GOALS,
     LAB_TASKS,
     PRESETS,
     LabRecipe,
@@ -34,6 +35,8 @@ from transformer_core.training.recipes import (
     fits_task,
     has_core_grammar,
     lab_plan,
+    meets_goal,
+    planned_steps,
     tokenizer_for,
 )
 from transformer_core.training.snapshots import KINDS, has_snapshots, load_snapshots
@@ -173,9 +176,10 @@ def show_live(job: lab_jobs.Job, manager: lab_jobs.JobManager, session: str) -> 
             running = len([j for j in manager.jobs() if j.state == lab_jobs.RUNNING])
             st.info(tr("lab.queued", position=manager.position(job), n=running))
             return
-        fraction = lab_figs.progress_fraction(status["step"], status["seconds"], recipe.budget_s, recipe.max_steps)
-        remaining = lab_figs.remaining_seconds(status["step"], status["seconds"], recipe.budget_s, recipe.max_steps)
-        st.progress(fraction, text=tr("lab.progress", step=status["step"],
+        planned = planned_steps(recipe)
+        fraction = lab_figs.progress_fraction(status["step"], status["seconds"], recipe.budget_s, planned)
+        remaining = lab_figs.remaining_seconds(status["step"], status["seconds"], recipe.budget_s, planned)
+        st.progress(fraction, text=tr("lab.progress", step=status["step"], steps=planned,
                                       elapsed=lab_figs.format_duration(status["seconds"]),
                                       budget=lab_figs.format_duration(recipe.budget_s),
                                       remaining=lab_figs.format_duration(remaining), rate=status["steps_per_s"]))
@@ -196,6 +200,15 @@ def show_live(job: lab_jobs.Job, manager: lab_jobs.JobManager, session: str) -> 
     live()
 
 
+def goal_note(task: str, metrics: dict, steps: int, planned: int) -> None:
+    """Say so when a run ended short of its task's goal (GOALS), and why: the clock or the size."""
+    if not metrics or task not in GOALS or meets_goal(task, metrics["exact_match"], metrics["lab_alignment"]):
+        return
+    exact, align = GOALS[task]
+    key = "lab.short_of_goal_time" if steps < planned else "lab.short_of_goal_steps"
+    st.warning(tr(key, exact=exact, align=align, steps=steps, planned=planned))
+
+
 def show_finished(job: lab_jobs.Job) -> None:
     status = job.status()
     recipe = status["recipe"]
@@ -211,6 +224,8 @@ def show_finished(job: lab_jobs.Job) -> None:
                       exact=metrics["exact_match"], align=metrics["lab_alignment"]))
         st.caption(tr("lab.metrics_note", n=metrics["n"],
                       extra=tr("lab.anti_diagonal_note") if recipe.task == "reverse" else ""))
+        if status["state"] == lab_jobs.DONE:
+            goal_note(recipe.task, metrics, status["step"], planned_steps(recipe))
     if status["save_error"]:
         st.error(tr("lab.save_failed", reason=status["save_error"]))
     elif status["model_dir"] is not None:
@@ -280,7 +295,9 @@ def recipe_form(manager: lab_jobs.JobManager, session: str) -> LabRecipe:
         st.session_state.setdefault("lab_seed", 0)
         preset = st.segmented_control(tr("lab.preset"), list(PRESETS), key="lab_preset",
                                       required=True, format_func=lambda k: t(f"lab.preset.{k}", code)) or "class"
-        budget = st.select_slider(tr("lab.budget"), BUDGETS, key="lab_budget")
+        budget = st.select_slider(tr("lab.budget"), BUDGETS, key="lab_budget",
+                                  help=tr("lab.budget_help", steps=planned_steps(LabRecipe(
+                                      task=task, preset=preset, max_steps=max_steps_param()))))
         seed = int(st.number_input(tr("lab.seed"), min_value=0, max_value=9999, step=1, key="lab_seed",
                                    help=tr("lab.seed_help")))
     tokenizer = lab_tokenizer(task)
@@ -290,12 +307,14 @@ def recipe_form(manager: lab_jobs.JobManager, session: str) -> LabRecipe:
         rows.append({"preset": name, "d_model": spec.d_model, "heads": spec.n_heads, "layers": spec.layers,
                      "d_ff": spec.d_ff, "params": count_parameters(config)})
     text = settings().text.strip()
-    probe = text if fits_task(task, text, tokenizer) and text != DEFAULT_PROBES[task] else ""
+    fits = fits_task(task, text, tokenizer)
+    # the default probe typed in the sidebar is the user's sentence too; the recipe keeps '' (one shared job)
+    probe = text if fits and text != DEFAULT_PROBES[task] else ""
     with right:
         st.dataframe(lab_figs.preset_table(rows, lang=code), hide_index=True, width="stretch")
         if task == "ko-en":
             st.caption(tr("lab.grammar_core" if has_core_grammar() else "lab.grammar_full"))
-        st.caption(tr("lab.probe_user" if probe else "lab.probe_default", text=probe or DEFAULT_PROBES[task]))
+        st.caption(tr("lab.probe_user" if fits else "lab.probe_default", text=text if fits else DEFAULT_PROBES[task]))
         st.caption(tr("lab.device_note", device=settings().device))
     return LabRecipe(task=task, preset=preset, budget_s=int(budget), seed=seed, device=settings().device,
                      max_steps=max_steps_param(), probe=probe)
@@ -336,7 +355,10 @@ else:
     start_col.button(tr("lab.start"), type="primary", icon=":material/play_arrow:", key="lab_start",
                      on_click=st.session_state.update, kwargs={"_lab_start_clicked": True})
     if st.session_state.pop("_lab_start_clicked", False):
-        st.session_state["_lab_job"] = manager.submit(recipe, session).id
+        try:
+            st.session_state["_lab_job"] = manager.submit(recipe, session).id
+        except lab_jobs.QueueFull:
+            st.warning(tr("lab.queue_full", n=manager.max_queued))
     job = manager.get(st.session_state["_lab_job"]) if "_lab_job" in st.session_state else None
     active = job is not None and job.state in lab_jobs.ACTIVE
     stop_col.button(tr("lab.stop"), icon=":material/stop:", key="lab_stop", disabled=not active,

@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before anything imports transformers
+
+# The suite never reads the user's models: no lab models (lab_models/ or TRANSFORMER_EXPLORER_LAB_MODELS) and
+# the repository's bundled models/ (not a TRANSFORMER_EXPLORER_MODELS pointing elsewhere). Set at import, so
+# module fixtures, AppTests and the servers the browser tests start (they inherit os.environ) see it too;
+# a test that wants its own folder sets the variable itself (monkeypatch), which wins.
+os.environ.pop("TRANSFORMER_EXPLORER_MODELS", None)
+os.environ["TRANSFORMER_EXPLORER_LAB_MODELS"] = os.path.join(tempfile.mkdtemp(prefix="te-tests-"), "lab_models")
 
 from pathlib import Path
 
@@ -19,6 +27,7 @@ from transformer_core.io.loading import save_model_dir
 # were measured up to 100x slower (0.02 s -> 2.3 s a trace) when another process held a core.
 torch.set_num_threads(int(os.environ.get("TRANSFORMER_EXPLORER_TORCH_THREADS", "1")))
 
+ISOLATED_LAB_MODELS = os.environ["TRANSFORMER_EXPLORER_LAB_MODELS"]  # empty (tests that save lab models set their own)
 TINY_WORDS = ["고양이가", "생선을", "먹는다", "the", "cat", "eats", "fish", ".", "?"]
 
 
@@ -44,6 +53,13 @@ def tiny_config(**overrides) -> TransformerConfig:
                   share_embeddings=False)
     values.update(overrides)
     return TransformerConfig(**values)
+
+
+@pytest.fixture(autouse=True)
+def isolated_model_folders(monkeypatch):
+    """Each test starts from the isolated folders above, whatever an earlier test or the user's shell set."""
+    monkeypatch.delenv("TRANSFORMER_EXPLORER_MODELS", raising=False)
+    monkeypatch.setenv("TRANSFORMER_EXPLORER_LAB_MODELS", ISOLATED_LAB_MODELS)
 
 
 @pytest.fixture(scope="session")

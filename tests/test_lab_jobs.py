@@ -22,6 +22,7 @@ from transformer_core.training import jobs, loop
 from transformer_core.training.jobs import CANCELLED, DONE, FAILED, QUEUED, RUNNING, JobManager
 from transformer_core.training.recipes import LabRecipe, count_parameters, lab_plan
 from transformer_core.training.snapshots import Snapshot, SnapshotStore, has_snapshots, load_snapshots
+from transformer_core.training.workers import thread_runner
 
 
 def tiny(task: str = "copy", seed: int = 0, steps: int = 12) -> LabRecipe:
@@ -35,6 +36,7 @@ def manager_factory(tmp_path):
     def make(**kwargs) -> JobManager:
         kwargs.setdefault("models_dir", tmp_path / "lab_models")
         kwargs.setdefault("eval_n", 16)
+        kwargs.setdefault("runner", thread_runner)  # the rules, in-thread (test_lab_worker.py: the process)
         manager = JobManager(**kwargs)
         made.append(manager)
         return manager
@@ -118,6 +120,22 @@ def test_sessions_asking_for_the_same_recipe_share_one_job_that_trains_and_saves
 
 
 # --- queue --------------------------------------------------------------------------------------------
+
+def test_the_queue_is_bounded_but_a_queued_recipe_is_still_shared(manager_factory):
+    runner = GatedRunner()
+    manager = manager_factory(workers=1, runner=runner, max_queued=2)
+    running = manager.submit(tiny("copy", seed=0), "alice")
+    wait_until(lambda: running.state == RUNNING)
+    waiting = [manager.submit(tiny("copy", seed=seed), f"s{seed}") for seed in (1, 2)]
+    with pytest.raises(jobs.QueueFull, match="2 runs are waiting"):
+        manager.submit(tiny("copy", seed=3), "zoe")
+    assert manager.submit(tiny("copy", seed=2), "yan") is waiting[1]  # joining a queued run is always allowed
+    assert [job.id for job in manager.jobs()] == [running.id, *(job.id for job in waiting)]
+    for seed in range(3):
+        runner.gate(tiny("copy", seed=seed)).set()
+    assert all(manager.wait(job, timeout=30) for job in (running, *waiting))
+    assert manager.submit(tiny("copy", seed=3), "zoe").state in (QUEUED, RUNNING, DONE)  # room again
+
 
 def test_at_most_k_jobs_run_and_the_rest_wait_in_order(manager_factory):
     runner = GatedRunner()
@@ -310,7 +328,7 @@ def test_snapshot_store_stays_within_its_byte_bound():
 # The lab's limits as the README states them (docs: "bounded in count (64) and bytes (16 MiB) per job",
 # "Finished jobs stay listed (8, oldest dropped first)", and the presets' parameter counts for ko-en).
 README_SNAPSHOTS, README_SNAPSHOT_BYTES, README_FINISHED = 64, 16 * 2**20, 8
-README_PARAMETERS = {"tiny": 209_212, "class": 1_396_796, "larger": 6_992_444}
+README_PARAMETERS = {"tiny": 72_328, "class": 861_704, "larger": 5_926_408}  # ko-en: the core's 1,544 tokens
 
 
 def test_a_jobs_snapshot_store_holds_at_most_64_snapshots_and_16_mib():

@@ -68,6 +68,15 @@ def test_lab_form_speaks_korean_and_takes_a_recipe_from_the_url():
     assert "language" in texts(at)  # the sort task's default probe, named in the caption
 
 
+def test_the_sidebar_sentence_that_is_the_default_probe_is_named_as_the_users_not_as_a_misfit():
+    at = open_lab(text="고양이가 공원에서 생선을 먹었다.")
+    shown = texts(at)
+    assert "the sidebar's sentence **고양이가 공원에서 생선을 먹었다" in shown and "(it fits this task)" in shown
+    assert "does not fit" not in shown
+    misfit = open_lab(text="🙂 hello")
+    assert "does not fit this task, so the default is used" in texts(misfit)
+
+
 def test_a_tiny_run_started_on_the_page_finishes_saves_and_replays(lab_models_folder):
     at = open_lab(max_steps="15")
     # (set through the session state: AppTest would format the options outside the script, in Korean)
@@ -83,6 +92,7 @@ def test_a_tiny_run_started_on_the_page_finishes_saves_and_replays(lab_models_fo
         at.run()
         assert not at.exception, [e.value for e in at.exception]
     assert "Saved as" in texts(at)
+    assert "did all its 15 steps but ended short of its goal" in texts(at)  # 15 tiny steps cannot reach it
     saved = [p for p in lab_models_folder.iterdir() if p.is_dir()]
     assert [p.name for p in saved] == ["lab-reverse-tiny-120s-seed0-15steps"]
     slider = at.select_slider(key=next(k for k in at.session_state if str(k).endswith("_step")

@@ -149,3 +149,41 @@ def test_curriculum_limits_the_reverse_texts():
     assert all(len(next(pairs)[1]) <= 5 for _ in range(200))
     limit.current = 64
     assert max(len(next(pairs)[1]) for _ in range(400)) > 32
+
+
+def test_the_cli_bar_fills_with_the_time_budget_and_says_steps_per_second():
+    from transformer_core.training import loop
+
+    budgeted = tiny_settings("ko-en", steps=500, max_minutes=2.0)
+    bar = loop.progress_bar(budgeted, enabled=True)
+    try:
+        assert bar.total == 120 and bar.unit == "s"  # the budget, not steps toward some huge limit
+        bar.set_postfix(loop.bar_postfix(30, 10.0, budgeted, loss=1.2345, rate=1e-3), refresh=False)
+        bar.update(60.0)
+        shown = str(bar)
+    finally:
+        bar.close()
+    assert "60/120 s" in shown and "50%" in shown
+    assert "step=30/500" in shown and "steps/s=3.0" in shown  # 30 steps in 10 s
+    unbudgeted = loop.progress_bar(tiny_settings("ko-en", steps=40), enabled=False)
+    assert unbudgeted.total == 40
+    unbudgeted.close()
+
+
+def test_the_labs_ko_en_tokenizer_holds_every_core_token_and_only_a_fraction_of_the_full_vocabulary():
+    from transformer_core.data import UNK_ID
+    from transformer_core.data.ko_en import KoEnGrammar
+    from transformer_core.training.recipes import tokenizer_for
+
+    lab = tokenizer_for("ko-en", lab=True)
+    full = build_tokenizer("ko-en")
+    assert len(lab) < len(full) / 3  # the output softmax the lab pays for at every step
+    vocab = lab.get_vocab()
+    grammar = KoEnGrammar(7, core=True)
+    for _ in range(2000):
+        pair = grammar.sample()
+        assert set(pair.source) | set(pair.target) <= vocab.keys(), pair.source_text
+        assert UNK_ID not in lab(pair.source_text)["input_ids"]
+        # the lab tokenizer cuts a core sentence exactly as the full one does (same pieces)
+        assert lab.convert_ids_to_tokens(lab(pair.source_text)["input_ids"]) == \
+            full.convert_ids_to_tokens(full(pair.source_text)["input_ids"])

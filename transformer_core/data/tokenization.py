@@ -36,7 +36,7 @@ def _wrap(tokenizer: Tokenizer, clean_up_spaces: bool):
     )
 
 
-def build_ko_en_tokenizer():
+def build_ko_en_tokenizer(core: bool = False):
     """Morpheme pieces for Korean, whole words for English, one joint vocabulary (source and target share ids).
 
     Text is split on whitespace and punctuation ("먹었니?" -> "먹었니", "?"); each word is then cut
@@ -45,9 +45,10 @@ def build_ko_en_tokenizer():
     every stem and every particle/ending the grammar has (vocabulary.py), so a known stem with a
     known ending is known even in a combination never generated, and a word with any part the
     grammar lacks becomes one <unk>. Decoding joins words with spaces, glues "##" pieces to the
-    word before and re-attaches . , ? ! (WordPiece decoder cleanup).
+    word before and re-attaches . , ? ! (WordPiece decoder cleanup). `core=True`: the vocabulary of the
+    compact core grammar only (the training lab's tokenizer; anything outside the core is <unk>).
     """
-    tokenizer = Tokenizer(models.WordPiece(_vocab(list(ko_en_vocabulary())), unk_token="<unk>",
+    tokenizer = Tokenizer(models.WordPiece(_vocab(list(ko_en_vocabulary(core))), unk_token="<unk>",
                                            continuing_subword_prefix="##", max_input_chars_per_word=50))
     tokenizer.normalizer = normalizers.NFC()
     tokenizer.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(),

@@ -118,6 +118,10 @@ def english_words(core: bool = False) -> set[str]:
 
 
 @cache
-def ko_en_vocabulary() -> tuple[str, ...]:
-    """The joint token list (sorted, Korean pieces and English words together; special tokens not included)."""
-    return tuple(sorted(korean_tokens() | english_words()))
+def ko_en_vocabulary(core: bool = False) -> tuple[str, ...]:
+    """The joint token list (sorted, Korean pieces and English words together; special tokens not included).
+
+    `core=True`: only the compact core grammar's tokens (about 1,540 instead of 5,688), the training
+    lab's vocabulary: its output softmax is a quarter of the full one, so a step costs much less.
+    """
+    return tuple(sorted(korean_tokens(core) | english_words(core)))

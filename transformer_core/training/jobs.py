@@ -7,8 +7,11 @@
     manager.stop(job.id, "bob")                    # 'left': alice still watches; the owner or the last one cancels
 
 Pure Python (no Streamlit): the page keeps one manager in st.cache_resource and polls it.
-Jobs run in background worker threads (at most K at once, the rest wait in a queue); a job that
-fails (NaN loss, out of memory, any exception) ends with a message and the others go on. Finished
+K light worker threads take jobs from a bounded queue (the rest wait in it) and hand each to the
+manager's runner (workers.py): by default `LocalProcessRunner`, which trains in a child process at
+lower CPU priority so page serving wins the CPU; `thread_runner` trains in the worker thread itself
+(tests). A job that fails (NaN loss, out of memory, any exception, a killed training process) ends
+with a message and the others go on. Finished
 jobs stay listed, at most `max_finished`, the oldest dropped first. `run_lab_recipe` is the one
 code path of a lab run: the workers and `python -m transformer_core train --preset ...` call it.
 """
@@ -52,6 +55,10 @@ SNAPSHOT_EVAL_N = 32  # held-out examples scored at every snapshot (cheap: one b
 FINAL_EVAL_N = 200  # held-out examples scored once at the end (the benchmark uses 500)
 WATCH_TIMEOUT_S = 30.0  # a session that has not polled for this long no longer counts as watching
 HISTORY_POINTS = 2000  # loss-curve points kept per job (thinned evenly)
+
+
+class QueueFull(RuntimeError):
+    """Too many different runs are already waiting (JobManager.max_queued); joining one of them still works."""
 
 
 def default_workers() -> int:
@@ -277,14 +284,19 @@ class Job:
 class JobManager:
     """Lab jobs keyed by recipe: shared by sessions, queued (at most K running), bounded history."""
 
-    def __init__(self, workers: int | None = None, max_finished: int = 8,
+    def __init__(self, workers: int | None = None, max_finished: int = 8, max_queued: int = 16,
                  models_dir: str | Path | Callable[[], Path] | None = None,
-                 eval_n: int = FINAL_EVAL_N, runner: Callable[..., LabOutcome] = run_lab_recipe) -> None:
+                 eval_n: int = FINAL_EVAL_N, runner: Callable[..., LabOutcome] | None = None) -> None:
         self.workers = workers or default_workers()
         self.max_finished = max_finished
+        self.max_queued = max_queued  # different recipes waiting at once; one more is refused (QueueFull)
         # where finished models are saved: a folder, a function returning one (asked at save time), or None
         self.models_dir = models_dir if models_dir is None or callable(models_dir) else Path(models_dir)
         self.eval_n = eval_n
+        if runner is None:  # imported here: workers.py imports this module
+            from transformer_core.training.workers import LocalProcessRunner
+
+            runner = LocalProcessRunner()
         self.runner = runner
         self._queue: deque[Job] = deque()
         self._running: list[Job] = []
@@ -295,12 +307,15 @@ class JobManager:
 
     # -- sessions --
     def submit(self, recipe: LabRecipe, session: str) -> Job:
-        """The job of `recipe`: the one already queued, running or done, else a new one in the queue."""
+        """The job of `recipe`: the one already queued, running or done, else a new one in the queue
+        (QueueFull when `max_queued` runs wait already)."""
         with self._condition:
             job = self._find_unlocked(recipe)
             if job is not None and job.state in (QUEUED, RUNNING, DONE):
                 self._watch(job, session)
                 return job
+            if len(self._queue) >= self.max_queued:
+                raise QueueFull(f"{len(self._queue)} runs are waiting already")
             if job is not None:  # failed or cancelled: start afresh
                 self._finished.remove(job)
             job = Job(recipe=recipe, owner=session)
@@ -409,7 +424,6 @@ class JobManager:
             thread.start()
 
     def _work(self) -> None:
-        torch.set_num_threads(1)  # leave the other core to the server
         while True:
             with self._condition:
                 while not self._queue and not self._closed:
@@ -442,8 +456,8 @@ class JobManager:
                 job.error = "out of memory: try a smaller preset"
                 if torch.cuda.is_available():
                     torch.cuda.empty_cache()
-            else:
-                job.error = f"{type(exc).__name__}: {exc}"
+            else:  # a worker's message already names the error (workers.WorkerError / WorkerCrashed)
+                job.error = str(exc) if getattr(exc, "plain_message", False) else f"{type(exc).__name__}: {exc}"
             job.state = FAILED
         else:
             with job.lock:

@@ -141,6 +141,24 @@ def loss_on(model: Transformer, batch: tuple[torch.Tensor, torch.Tensor, torch.T
     return F.cross_entropy(logits, local_labels[real], label_smoothing=label_smoothing)
 
 
+def progress_bar(settings: TrainSettings, enabled: bool = True) -> tqdm:
+    """The CLI's bar. With a time budget it fills with the clock (elapsed / budget seconds), since the
+    budget is what ends the run; otherwise with the steps. The postfix says step / planned steps and
+    steps per second (`bar_postfix`)."""
+    budget = settings.max_minutes * 60
+    if budget:
+        return tqdm(total=round(budget), desc=f"train {settings.task}", unit="s", disable=not enabled,
+                    mininterval=1.0, bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} s{postfix}")
+    return tqdm(total=settings.steps, desc=f"train {settings.task}", unit="step", disable=not enabled,
+                mininterval=1.0)
+
+
+def bar_postfix(step: int, elapsed: float, settings: TrainSettings, loss: float, rate: float) -> dict[str, str]:
+    """What the bar says besides its fill: the step of the planned steps, steps per second, loss, learning rate."""
+    return {"step": f"{step}/{settings.steps}", "steps/s": f"{step / elapsed:.1f}" if elapsed > 0 else "-",
+            "loss": f"{loss:.3f}", "lr": f"{rate:.2e}"}
+
+
 @dataclass
 class TrainResult:
     model: Transformer
@@ -188,11 +206,12 @@ def train(settings: TrainSettings, config: TransformerConfig, on_step: StepCallb
     history: list[dict] = []
     keep_every = 1
     start = time.perf_counter()
-    bar = tqdm(range(1, settings.steps + 1), desc=f"train {settings.task}", disable=not progress, mininterval=1.0)
+    bar = progress_bar(settings, progress)
+    budget = settings.max_minutes * 60
     smoothed = None
     steps_done = 0
     stopped = False
-    for step in bar:
+    for step in range(1, settings.steps + 1):
         fraction = training_progress(step, time.perf_counter() - start, settings)
         limit.current = curriculum_length(fraction, settings)
         batch = tuple(t.to(device) for t in make_batch(next(batches)))
@@ -214,7 +233,8 @@ def train(settings: TrainSettings, config: TransformerConfig, on_step: StepCallb
             if history_limit and len(history) > history_limit:
                 history = history[::2]
                 keep_every *= 2
-        bar.set_postfix(loss=f"{smoothed:.3f}", lr=f"{rate:.2e}")
+        bar.set_postfix(bar_postfix(step, elapsed, settings, smoothed, rate), refresh=False)
+        bar.update(min(elapsed, budget) - bar.n if budget else 1)
         steps_done = step
         if on_step is not None:
             try:

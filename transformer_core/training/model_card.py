@@ -164,8 +164,9 @@ def data_notes(task: str) -> str:
             return "Trained in the lab on the full grammar (this build has no compact core).\n\n" + data_notes("ko-en")
         return ("Sentence pairs from the compact core of the synchronous Korean/English grammar in\n"
                 "`transformer_core/data` (`KoEnGrammar(seed, core=True)`: everyday people, animals, places,\n"
-                "objects, tenses), with their gold alignment; the tokenizer is the whole ko-en tokenizer (Korean\n"
-                "morpheme pieces and English words, one joint vocabulary shared by the tied embeddings). Held out:\n"
+                "objects, tenses), with their gold alignment; the tokenizer holds the core's tokens only (Korean\n"
+                "morpheme pieces and English words, one joint vocabulary shared by the tied embeddings; a word\n"
+                "outside the core is <unk>). Held out:\n"
                 "a Korean sentence whose text hashes into bucket 0 of 20 is never trained on; the metrics are\n"
                 "measured on that bucket of the same core grammar (`python -m transformer_core evaluate DIR` does\n"
                 "the same: config.json says \"grammar\": \"core\").")
