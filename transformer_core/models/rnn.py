@@ -60,7 +60,6 @@ record-only.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -74,11 +73,10 @@ from transformer_core.models.masks import padding_mask
 from transformer_core.tracing.hooks import (
     HookPoint,
     Patch,
+    Patchable,
     apply_patch,
-    check_patch_names,
     current_patch,
     name_hook_points,
-    patching,
     record,
     recording,
 )
@@ -173,7 +171,7 @@ class AttentionStep(NamedTuple):
     context: torch.Tensor
 
 
-class RNNTranslator(nn.Module):
+class RNNTranslator(Patchable, nn.Module):
     """RNNsearch: p(y_t | y_<t, x) = g(y_{t-1}, s_t, c_t), s_t = GRU(s_{t-1}, y_{t-1}, c_t), c_t = Σ_j α_tj h_j.
 
     The same public surface as `Transformer` where the app needs it: `config` (pad/bos/eos ids,
@@ -212,21 +210,6 @@ class RNNTranslator(nn.Module):
 
     # --- patches ----------------------------------------------------------------------------------
 
-    @property
-    def hook_names(self) -> frozenset[str]:
-        """Every trace name this model has a hook point for (what `patches` may name)."""
-        return self._hook_names
-
-    def check_patches(self, patches: Mapping[str, Patch] | None) -> None:
-        """ValueError naming the hook for an unknown or record-only name, or a patch that is not callable."""
-        check_patch_names(patches, self._hook_names, self.RECORD_ONLY_HOOKS)
-
-    def patched(self, patches: Mapping[str, Patch] | None) -> contextlib.AbstractContextManager[None]:
-        """The patching block for `patches` (checked), or a no-op when there are none (outer patches stay)."""
-        if not patches:
-            return contextlib.nullcontext()
-        self.check_patches(patches)
-        return patching(patches)
 
     # --- the pass ---------------------------------------------------------------------------------
 

@@ -52,7 +52,6 @@ decoder states before `lm_head`.
 
 from __future__ import annotations
 
-import contextlib
 import math
 from collections.abc import Mapping
 
@@ -66,18 +65,17 @@ from transformer_core.models.masks import attention_mask, causal_mask, padding_m
 from transformer_core.tracing.hooks import (
     HookPoint,
     Patch,
-    check_patch_names,
+    Patchable,
     is_patching,
     is_recording,
     name_hook_points,
-    patching,
     recording,
 )
 from transformer_core.tracing.names import SRC_IDS, SRC_MASK, TGT_IDS, TGT_MASK
 from transformer_core.tracing.trace import Trace
 
 
-class Transformer(nn.Module):
+class Transformer(Patchable, nn.Module):
     """Encoder-decoder: logits = W_out · Decoder(Embed(y), Encoder(Embed(x))).
 
     With `n_decoder_layers == 0` it is encoder-only (BERT-style) and `forward` returns the
@@ -105,21 +103,6 @@ class Transformer(nn.Module):
     # Hooks whose returned tensor the pass does not use: patching them would silently do nothing.
     RECORD_ONLY_HOOKS = frozenset({SRC_IDS, SRC_MASK, TGT_IDS, TGT_MASK})
 
-    @property
-    def hook_names(self) -> frozenset[str]:
-        """Every trace name this model has a hook point for (what `patches` may name)."""
-        return self._hook_names
-
-    def check_patches(self, patches: Mapping[str, Patch] | None) -> None:
-        """ValueError naming the hook for an unknown or record-only name, or a patch that is not callable."""
-        check_patch_names(patches, self._hook_names, self.RECORD_ONLY_HOOKS)
-
-    def patched(self, patches: Mapping[str, Patch] | None) -> contextlib.AbstractContextManager[None]:
-        """The patching block for `patches` (checked), or a no-op when there are none (outer patches stay)."""
-        if not patches:
-            return contextlib.nullcontext()
-        self.check_patches(patches)
-        return patching(patches)
 
     def encode(self, src_ids: torch.Tensor, src_mask: torch.Tensor | None = None,
                token_type_ids: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:

@@ -148,3 +148,28 @@ def name_hook_points(root: nn.Module) -> None:
     for path, module in root.named_modules():
         if isinstance(module, HookPoint):
             module.name = trace_name(path)
+
+
+class Patchable:
+    """What a model with hook points offers for patching (mixed into Transformer and the RNN): its hook
+    names, the one patch check, and the public `patched(...)` block generation uses. A model sets
+    `_hook_names` after `name_hook_points(self)` and says which hooks are RECORD_ONLY_HOOKS."""
+
+    _hook_names: frozenset[str] = frozenset()
+    RECORD_ONLY_HOOKS: frozenset[str] = frozenset()
+
+    @property
+    def hook_names(self) -> frozenset[str]:
+        """Every trace name this model has a hook point for (what `patches` may name)."""
+        return self._hook_names
+
+    def check_patches(self, patches: Mapping[str, Patch] | None) -> None:
+        """ValueError naming the hook for an unknown or record-only name, or a patch that is not callable."""
+        check_patch_names(patches, self._hook_names, self.RECORD_ONLY_HOOKS)
+
+    def patched(self, patches: Mapping[str, Patch] | None) -> contextlib.AbstractContextManager[None]:
+        """The patching block for `patches` (checked), or a no-op when there are none (outer patches stay)."""
+        if not patches:
+            return contextlib.nullcontext()
+        self.check_patches(patches)
+        return patching(patches)
