@@ -28,15 +28,18 @@ pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("one_torch_thread")]
 
 @pytest.fixture(scope="module")
 def models_folder(tmp_path_factory):
-    """models/ with the bundled ko-en-toy (linked) and the two checkpoints; the env var set for the module."""
+    """models/ with the bundled ko-en-toy (linked) and the two checkpoints."""
     root = tmp_path_factory.mktemp("models")
     (root / "ko-en-toy").symlink_to(ROOT / "models" / "ko-en-toy")
     save_bert(root / "my-bert", layers=2, width=32, heads=4)
     save_marian(root / "opus-mt-tiny", layers=(2, 2), width=32, heads=4)
-    patch = pytest.MonkeyPatch()
-    patch.setenv("TRANSFORMER_EXPLORER_MODELS", str(root))
-    yield root
-    patch.undo()
+    return root
+
+
+@pytest.fixture(autouse=True)
+def use_models_folder(models_folder, monkeypatch):
+    """After conftest's isolation (which clears the variable for every test): this module's folder."""
+    monkeypatch.setenv("TRANSFORMER_EXPLORER_MODELS", str(models_folder))
 
 
 def open_page(at: AppTest, page: str) -> AppTest:
