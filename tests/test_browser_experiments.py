@@ -78,7 +78,7 @@ def test_switching_off_the_top_ranked_head_changes_the_translation_on_the_page()
             assert tab.locator(EXCEPTION).count() == 0, tab.locator(EXCEPTION).first.inner_text()
             assert before in tab.locator("[data-testid=stText]").all_inner_texts()
             # the importance table ranks this head first (the table is a canvas grid: check the data the page used)
-            checkbox = tab.locator(f".st-key-xp_off_{top.kind}_{top.layer}_{top.head} label")
+            checkbox = tab.locator(f".st-key-xp_off_{top.kind.short}_{top.layer}_{top.head} label")
             checkbox.click()
             tab.get_by_role("button", name="Run").click()
             tab.wait_for_function(f"() => [...document.querySelectorAll('[data-testid=stText]')]"
