@@ -20,6 +20,7 @@ import torch
 from tqdm import tqdm
 
 from transformer_core import load
+from transformer_core.analysis import head_groups
 from transformer_core.analysis import heads as H
 
 
@@ -57,7 +58,7 @@ def main() -> None:
     print(f"python allocations:     {traced_peak / 2**20:6.1f} MiB peak during the pass (tracemalloc; tensors "
           "are not all seen by it)")
     print(f"process peak RSS:       {rss_peak:6.0f} MiB (after loading the model: {rss_before:.0f} MiB)")
-    groups = H.head_groups(stats)
+    groups = head_groups.head_groups(stats)
     for group, heads in groups.items():
         print(f"  {H.GROUPS.get(group, group)}: {', '.join(h.label for h in heads)}")
 

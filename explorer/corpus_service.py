@@ -17,6 +17,7 @@ import streamlit as st
 
 from explorer.cache import BoundedCache
 from explorer.services import get_model
+from transformer_core.analysis import head_groups
 from transformer_core.analysis import heads as corpus_heads
 
 CORPUS_CACHE_ENTRIES = 16
@@ -50,7 +51,7 @@ def detail_cache() -> BoundedCache[object]:
 
 
 def _detail_size(value: object) -> int:
-    if isinstance(value, corpus_heads.QueryKeyMap):
+    if isinstance(value, head_groups.QueryKeyMap):
         return int(value.x.nbytes * 2) + 64 * len(value.token)
     return sum(int(m["weights"].nbytes) + 200 for m in value)  # sentence maps
 
@@ -112,15 +113,15 @@ def latest_result(name: str) -> CorpusResult | None:
         return None
 
 
-def get_query_key_map(name: str, device: str, result: CorpusResult, head) -> corpus_heads.QueryKeyMap:
+def get_query_key_map(name: str, device: str, result: CorpusResult, head) -> head_groups.QueryKeyMap:
     loaded = get_model(name, device)
     return detail_cache().get_or_compute(
         ("qk", name, device, result.corpus.key, str(head)),
-        lambda: corpus_heads.query_key_map(loaded, result.corpus, head, max_sentences=QK_SENTENCES))
+        lambda: head_groups.query_key_map(loaded, result.corpus, head, max_sentences=QK_SENTENCES))
 
 
 def get_sentence_maps(name: str, device: str, result: CorpusResult, head, indices: tuple[int, ...]) -> list[dict]:
     loaded = get_model(name, device)
     return detail_cache().get_or_compute(
         ("maps", name, device, result.corpus.key, str(head), indices),
-        lambda: corpus_heads.sentence_maps(loaded, result.corpus, head, indices))
+        lambda: head_groups.sentence_maps(loaded, result.corpus, head, indices))

@@ -16,6 +16,7 @@ from explorer.services import get_model, model_examples, parameter_count
 from explorer.state import lang, settings, tr
 from explorer.widgets import chart, page_header
 from transformer_core import ModelUnavailableError
+from transformer_core.analysis import head_groups
 from transformer_core.analysis import heads as corpus_heads
 from transformer_core.tracing.names import AttentionKind, Head
 
@@ -128,7 +129,7 @@ def behaviours_section(result, code: str) -> list[str]:
     stats = result.stats
     shown = [b for b in corpus_heads.BEHAVIOURS if b != "aligned" or stats.has_gold]
     labels = [head_label(h, code) for h in stats.heads]
-    groups = [corpus_heads.head_group(stats, k) for k in range(len(stats.heads))]
+    groups = [head_groups.head_group(stats, k) for k in range(len(stats.heads))]
     group_names = [behaviour_group_name(g, code) for g in groups]
     st.subheader(tr("corpus.behaviours"))
     st.caption(tr("corpus.behaviours_caption"))
@@ -163,9 +164,9 @@ def similarity_section(result, labels: list[str], code: str) -> None:
     stats = result.stats
     st.subheader(tr("corpus.alike"))
     st.caption(tr("corpus.alike_caption", threshold=corpus_heads.GROUP_THRESHOLD))
-    distance = corpus_heads.js_distance_matrix(stats.profiles)
-    order = corpus_heads.cluster_order(distance)
-    groups = [corpus_heads.head_group(stats, k) for k in range(len(stats.heads))]
+    distance = head_groups.js_distance_matrix(stats.profiles)
+    order = head_groups.cluster_order(distance)
+    groups = [head_groups.head_group(stats, k) for k in range(len(stats.heads))]
     short = [h.label for h in stats.heads]
     chart(cfig.similarity_map(distance, order, short, [behaviour_group_name(g, code) for g in groups],
                               title=t("corpus.alike_fig", code), lang=code), "corpus_similarity")
@@ -197,14 +198,14 @@ def head_section(name: str, device: str, result, code: str) -> None:
     if st.session_state.get("behaviour") not in (AUTO, *shown):
         url = st.query_params.get("behaviour")
         st.session_state["behaviour"] = url if url in shown and "behaviour" not in st.session_state else AUTO
-    dominant = corpus_heads.dominant_behaviour(stats, k)
+    dominant = head_groups.dominant_behaviour(stats, k)
     choice = right.selectbox(tr("corpus.behaviour"), [AUTO, *shown], key="behaviour",
                              format_func=lambda b: t("corpus.auto", code, behaviour=behaviour_name(dominant, code))
                              if b == AUTO else behaviour_name(b, code))
     behaviour = dominant if choice in (None, AUTO) else choice
     url_param("behaviour", None if choice in (None, AUTO) else choice)
     st.caption(tr("corpus.head_summary", head=head_label(head, code),
-                  group=behaviour_group_name(corpus_heads.head_group(stats, k), code),
+                  group=behaviour_group_name(head_groups.head_group(stats, k), code),
                   behaviour=behaviour_name(behaviour, code),
                   value=f"{stats.value(head, behaviour) or 0.0:.2f}"))
     links(head, stats.heads)
@@ -218,7 +219,7 @@ def head_section(name: str, device: str, result, code: str) -> None:
                                  lang=code, explained=qk.explained), f"corpus_qk_{head}")
     st.caption(tr("corpus.qk_note"))
 
-    most, least = corpus_heads.extreme_sentences(stats, head, behaviour)
+    most, least = head_groups.extreme_sentences(stats, head, behaviour)
     if not most:
         st.info(tr("corpus.no_values"))
         return

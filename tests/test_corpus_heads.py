@@ -11,6 +11,7 @@ import pytest
 import torch
 
 import transformer_core
+from transformer_core.analysis import head_groups
 from transformer_core.analysis import heads as H
 from transformer_core.tracing.names import AttentionKind, Head, attention_name
 
@@ -91,8 +92,8 @@ def test_previous_token_head_is_found_and_pooled_over_query_tokens(ko_en, small_
     assert np.allclose(enc0(stats, "previous"), (n - 1).sum() / n.sum())
     assert np.allclose(enc0(stats, "diagonal"), len(n) / n.sum())
     head = Head("enc", 0, 2)
-    assert H.head_group(stats, stats.index(head)) == "previous"
-    assert head in H.head_groups(stats)["previous"]
+    assert head_groups.head_group(stats, stats.index(head)) == "previous"
+    assert head in head_groups.head_groups(stats)["previous"]
 
 
 def test_uniform_head_entropy_is_log_n_and_padding_is_excluded(ko_en, small_corpus):
@@ -134,7 +135,7 @@ def test_aligned_is_the_weight_on_gold_source_tokens():
 def test_pca_matches_numpy_svd():
     g = torch.Generator().manual_seed(0)
     x = torch.randn(50, 6, generator=g) @ torch.diag(torch.tensor([5.0, 3.0, 1.0, 0.5, 0.2, 0.1]))
-    coords, axes = H.pca_2d(x)
+    coords, axes = head_groups.pca_2d(x)
     xn = x.double().numpy()
     centred = xn - xn.mean(0)
     _, _, vt = np.linalg.svd(centred, full_matrices=False)
@@ -150,7 +151,7 @@ def test_js_distance_matches_the_formula():
     p = rng.random((5, 7))
     p[2, 3] = 0.0  # a zero bin
     p /= p.sum(1, keepdims=True)
-    d = H.js_distance_matrix(p)
+    d = head_groups.js_distance_matrix(p)
 
     def js(a, b):
         m = [(x + y) / 2 for x, y in zip(a, b, strict=True)]
@@ -160,20 +161,20 @@ def test_js_distance_matches_the_formula():
     for i in range(5):
         for j in range(5):
             assert d[i, j] == pytest.approx(js(p[i], p[j]), abs=1e-9)
-    assert H.js_distance_matrix(np.array([[1.0, 0.0], [0.0, 1.0]]))[0, 1] == pytest.approx(1.0)
+    assert head_groups.js_distance_matrix(np.array([[1.0, 0.0], [0.0, 1.0]]))[0, 1] == pytest.approx(1.0)
 
 
 def test_cluster_order_puts_alike_heads_side_by_side():
     # Points on a line: {0, 3, 5} near 0, {1, 2, 4} near 10.
     x = np.array([0.0, 10.0, 10.5, 0.4, 11.0, 0.9])
-    order = H.cluster_order(np.abs(x[:, None] - x[None, :]))
+    order = head_groups.cluster_order(np.abs(x[:, None] - x[None, :]))
     assert sorted(order) == list(range(6))
     assert {frozenset(order[:3]), frozenset(order[3:])} == {frozenset({0, 3, 5}), frozenset({1, 2, 4})}
 
 
 def test_reverse_model_cross_attention_is_found_aligned(reverse):
     stats = H.corpus_statistics(reverse, H.heldout_corpus(reverse, 40))
-    groups = H.head_groups(stats)
+    groups = head_groups.head_groups(stats)
     cross = [h for h in stats.heads if h.kind is AttentionKind.CROSS]
     for head in cross:
         assert stats.value(head, "aligned") > 0.9, head
@@ -185,7 +186,7 @@ def test_ko_en_toy_groups_as_measured(ko_en):
     """What 100 held-out sentences show (docs/corpus.md): the layer-1 cross-attention heads are alignment heads,
     the decoder's self-attention has diagonal heads, and no head is a previous-token head."""
     stats = H.corpus_statistics(ko_en, H.heldout_corpus(ko_en, 100))
-    groups = H.head_groups(stats)
+    groups = head_groups.head_groups(stats)
     assert {Head("cross", 1, h) for h in range(4)} <= set(groups["aligned"])
     assert "previous" not in groups
     assert groups.get("diagonal") and all(h.kind is AttentionKind.DECODER_SELF for h in groups["diagonal"])
@@ -194,7 +195,7 @@ def test_ko_en_toy_groups_as_measured(ko_en):
 
 def test_query_key_map_projects_queries_and_keys_on_the_same_axes(ko_en, small_corpus):
     head = Head("cross", 1, 0)
-    qk = H.query_key_map(ko_en, small_corpus, head, max_sentences=6)
+    qk = head_groups.query_key_map(ko_en, small_corpus, head, max_sentences=6)
     items = small_corpus.items[:6]
     # Independent: the same vectors from one trace per sentence, projected with numpy's SVD.
     qs, ks = [], []

@@ -5,7 +5,7 @@
     python -m transformer_core evaluate models/ko-en-toy --json     (analysis/evaluate.py)
     python -m transformer_core train --task ko-en --preset class --out lab_models/demo   (training/cli.py)
     python -m transformer_core classify --out lab_models/speech-level   (training/classify.py: encoder + [CLS])
-    python -m transformer_core heads --model ko-en-toy --n 500 [--json]   (analysis/heads.py; or --corpus FILE)
+    python -m transformer_core heads --model ko-en-toy --n 500 [--json]   (analysis/heads_cli.py; or --corpus FILE)
     python -m transformer_core explain --model ko-en-toy --json "고양이가 생선을 먹었다."   (analysis/explain_cli.py)
 """
 
@@ -42,7 +42,7 @@ def format_trace(result) -> str:
 # Subcommands with their own argument parsers: name -> module with main(argv).
 SUBCOMMANDS = {"evaluate": "transformer_core.analysis.evaluate", "train": "transformer_core.training.cli",
                "classify": "transformer_core.training.classify",
-               "heads": "transformer_core.analysis.heads",
+               "heads": "transformer_core.analysis.heads_cli",
                "explain": "transformer_core.analysis.explain_cli"}
 
 
