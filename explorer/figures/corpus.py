@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from explorer.figures.figures import (
+from explorer.figures.base import (
     FONT_FAMILY,
     SEQUENTIAL_SCALE,
     WEIGHT_SCALE,

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from explorer.figures.figures import DIVERGING_SCALE, FONT_FAMILY, WEIGHT_SCALE, unique_labels
+from explorer.figures.base import DIVERGING_SCALE, FONT_FAMILY, WEIGHT_SCALE, unique_labels
 from explorer.i18n import t
 
 

@@ -18,7 +18,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from explorer.figures.attention import softmax, top_k
-from explorer.figures.figures import (
+from explorer.figures.base import (
     DIVERGING_SCALE,
     _colorbar,
     _figure,
