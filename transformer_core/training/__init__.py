@@ -4,7 +4,9 @@
     loop.py        batches, initialisation, schedule, loss, train()
     snapshots.py   held-out metrics + the probe sentence's attention during training, bounded store, files
     model_card.py  loss.csv, loss.png, README.md next to a trained model
-    jobs.py        run_lab_recipe() (the one lab code path) and JobManager (shared, queued background jobs)
+    lab_run.py     run_lab_recipe(): the one lab code path (train, snapshots, score, save)
+    jobs.py        JobManager (shared, queued background jobs); workers.py: the process that trains one
+    classify.py    the encoder + [CLS] speech-level classifier
 
-The command line is `python -m transformer_core train` (transformer_core/train.py).
+The command line is `python -m transformer_core train` (training/cli.py).
 """

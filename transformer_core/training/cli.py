@@ -9,7 +9,7 @@
 Without --preset: the bundled recipe of --task (ko-en or reverse; see training/recipes.py RECIPES).
 With --preset (tiny / class / larger): the training lab's recipe (task ko-en, reverse, copy or sort,
 time budget, seed), trained by the very function the lab page's workers call
-(`training.jobs.run_lab_recipe`); the directory gets the model, its card and the snapshots
+(`training.lab_run.run_lab_recipe`); the directory gets the model, its card and the snapshots
 (snapshots.safetensors + snapshots.json), and `/train?run=NAME` replays it when it lies in the lab
 models folder (lab_models/, env TRANSFORMER_EXPLORER_LAB_MODELS).
 
@@ -112,7 +112,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main_lab(args: argparse.Namespace, command: str) -> int:
     """--preset: the lab's recipe through the lab's own code path, snapshots and all."""
-    from transformer_core.training.jobs import run_lab_recipe
+    from transformer_core.training.lab_run import run_lab_recipe
 
     recipe = LabRecipe(task=args.task, preset=args.preset, budget_s=args.budget, seed=args.seed, device=args.device,
                        max_steps=args.steps or 0, probe=args.probe)

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from transformer_core.training.jobs import LabOutcome, run_lab_recipe
+from transformer_core.training.lab_run import LabOutcome, run_lab_recipe
 from transformer_core.training.loop import NonFiniteLoss, TrainResult
 from transformer_core.training.recipes import lab_plan
 from transformer_core.training.snapshots import Snapshot, SnapshotStore
