@@ -23,7 +23,7 @@ from explorer.i18n import md_escape, t
 from explorer.services import current_view, model_task, parameter_count
 from explorer.state import lang, tr
 from explorer.widgets import chart, page_header
-from transformer_core.tracing.names import AttentionKind, attention_name
+from transformer_core.tracing.names import RNN_ATTENTION_WEIGHTS, AttentionKind, attention_name
 
 ensure_frame()
 
@@ -297,7 +297,7 @@ if view is not None:
     st.session_state.setdefault("explain_steps", DEFAULT_STEPS)  # seeded from the URL, else the default
     steps = int(st.segmented_control(tr("explain.steps"), list(STEP_CHOICES), key="explain_steps", required=True,
                                      help=tr("explain.steps_help")) or DEFAULT_STEPS)
-    architecture = "rnn" if "rnn.attn.weights" in view.trace else \
+    architecture = "rnn" if RNN_ATTENTION_WEIGHTS in view.trace else \
         ("transformer" if view.traced.has_decoder else "encoder-only")
     if architecture == "encoder-only":
         st.info(tr("explain.encoder_only", name=view.loaded.name))

@@ -25,6 +25,7 @@ from explorer.widgets import chart, page_header
 from transformer_core.io.loading import lab_models_dir
 from transformer_core.training import jobs as lab_jobs
 from transformer_core.training.recipes import (
+    CLASSIFIER_TASKS,
     DEFAULT_BUDGET_S,
     DEFAULT_PROBES,
     GOALS,
@@ -100,7 +101,7 @@ def live_curves(job_id: str, snapshot_step: int, code: str, _status: dict):
     """The live curves of a job at its latest snapshot: one figure shared by all who watch it."""
     recipe = _status["recipe"]
     return lab_figs.curves_figure(_status["history"], curve_points(_status["snapshots"]), lang=code,
-                                  reverse_task=recipe.task == "reverse")
+                                  reverse_task=recipe.task == "reverse", classifier=recipe.task in CLASSIFIER_TASKS)
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
@@ -113,6 +114,22 @@ def attention_figure(snapshot_id: tuple, kind: str, layer: int, head: int, code:
 def show_attention(snapshot, kind: str, layer: int, head: int, key: str, source: str = "") -> None:
     fig = attention_figure((source, snapshot.step), kind, layer, head, lang(), snapshot)
     chart(fig, f"lab_attention_step{snapshot.step}", key=key)
+
+
+def shown_output(snapshot, task: str) -> str:
+    """What a snapshot's model said: the translation, or the classifier's speech level in the UI's language."""
+    if task in CLASSIFIER_TASKS and snapshot.output_text:
+        return t(f"lab.level.{snapshot.output_text}", lang())
+    return snapshot.output_text or t("lab.empty_output", lang())
+
+
+def show_cls_rows(snapshot, task: str, key: str) -> None:
+    """The classifier's [CLS] row per layer, the verb ending boxed (nothing for the other tasks)."""
+    if task not in CLASSIFIER_TASKS:
+        return
+    chart(lab_figs.cls_rows_figure(snapshot.attention["encoder.self_attn"], snapshot.src_tokens, step=snapshot.step,
+                                   lang=lang()), f"lab_cls_step{snapshot.step}", key=key)
+    st.caption(tr("lab.cls_caption"))
 
 
 def curve_points(snapshots) -> list[dict]:
@@ -149,8 +166,10 @@ def replay(snapshots, history: list[tuple[int, float]], task: str, key: str, sou
         step = st.select_slider(tr("lab.step_slider"), options=steps, key=slider_key)
         snapshot = snapshots[steps.index(step)]
         chart(lab_figs.curves_figure(history, curve_points(snapshots), lang=lang(), marker_step=step,
-                                     reverse_task=task == "reverse"), "lab_curves", key=f"{key}_curves")
-        st.text(t("lab.says_at", lang(), step=step, output=snapshot.output_text or t("lab.empty_output", lang())))
+                                     reverse_task=task == "reverse", classifier=task in CLASSIFIER_TASKS),
+              "lab_curves", key=f"{key}_curves")
+        st.text(t("lab.says_at", lang(), step=step, output=shown_output(snapshot, task)))
+        show_cls_rows(snapshot, task, key=f"{key}_cls")
         kind, layer, head = attention_pickers(snapshot, f"{key}_pick")
         show_attention(snapshot, kind, layer, head, key=f"{key}_attention", source=source)
 
@@ -193,7 +212,8 @@ def show_live(job: lab_jobs.Job, manager: lab_jobs.JobManager, session: str) -> 
             st.info(tr("lab.starting"))
             return
         st.text(t("lab.now_says", lang(), step=latest.step,
-                  output=latest.output_text or t("lab.empty_output", lang())))  # plain text: no Markdown escaping
+                  output=shown_output(latest, recipe.task)))  # plain text: no Markdown escaping
+        show_cls_rows(latest, recipe.task, key="lab_live_cls")
         kind, layer, head = attention_pickers(latest, "lab_live_pick")
         show_attention(latest, kind, layer, head, key="lab_live_attention", source=job.id)
 
@@ -206,7 +226,14 @@ def goal_note(task: str, metrics: dict, steps: int, planned: int) -> None:
         return
     exact, align = GOALS[task]
     key = "lab.short_of_goal_time" if steps < planned else "lab.short_of_goal_steps"
-    st.warning(tr(key, exact=exact, align=align, steps=steps, planned=planned))
+    suffix = "_classifier" if task in CLASSIFIER_TASKS else ""
+    st.warning(tr(key + suffix, exact=exact, align=align, steps=steps, planned=planned))
+
+
+def done_line(task: str, metrics: dict, steps: int, seconds: float) -> None:
+    key = "lab.done_classifier" if task in CLASSIFIER_TASKS else "lab.done"
+    st.success(tr(key, steps=steps, seconds=seconds, n=metrics["n"], exact=metrics["exact_match"],
+                  align=metrics["lab_alignment"]))
 
 
 def show_finished(job: lab_jobs.Job) -> None:
@@ -220,10 +247,12 @@ def show_finished(job: lab_jobs.Job) -> None:
         st.warning(tr("lab.cancelled", step=status["step"]))
     metrics = status["metrics"]
     if metrics:
-        st.success(tr("lab.done", steps=status["step"], seconds=status["seconds"], n=metrics["n"],
-                      exact=metrics["exact_match"], align=metrics["lab_alignment"]))
-        st.caption(tr("lab.metrics_note", n=metrics["n"],
-                      extra=tr("lab.anti_diagonal_note") if recipe.task == "reverse" else ""))
+        done_line(recipe.task, metrics, status["step"], status["seconds"])
+        if recipe.task in CLASSIFIER_TASKS:
+            st.caption(tr("lab.metrics_note_classifier", n=metrics["n"]))
+        else:
+            st.caption(tr("lab.metrics_note", n=metrics["n"],
+                          extra=tr("lab.anti_diagonal_note") if recipe.task == "reverse" else ""))
         if status["state"] == lab_jobs.DONE:
             goal_note(recipe.task, metrics, status["step"], planned_steps(recipe))
     if status["save_error"]:
@@ -256,8 +285,7 @@ def show_saved_run(name: str) -> None:
     task = info.get("recipe", {}).get("task", "")
     metrics = info.get("metrics") or {}
     if metrics:
-        st.success(tr("lab.done", steps=info.get("steps", 0), seconds=info.get("seconds", 0.0), n=metrics["n"],
-                      exact=metrics["exact_match"], align=metrics["lab_alignment"]))
+        done_line(task, metrics, info.get("steps", 0), info.get("seconds", 0.0))
     points = [(row["step"], row["loss"]) for row in history]
     replay(snapshots, points, task, key=f"lab_saved_{name}", source=f"{name}@{mtime}")
 
@@ -302,10 +330,11 @@ def recipe_form(manager: lab_jobs.JobManager, session: str) -> LabRecipe:
                                    help=tr("lab.seed_help")))
     tokenizer = lab_tokenizer(task)
     rows = []
-    for name, spec in PRESETS.items():
+    for name in PRESETS:
         config = lab_plan(LabRecipe(task=task, preset=name), tokenizer).config
-        rows.append({"preset": name, "d_model": spec.d_model, "heads": spec.n_heads, "layers": spec.layers,
-                     "d_ff": spec.d_ff, "params": count_parameters(config)})
+        rows.append({"preset": name, "d_model": config.d_model, "heads": config.n_heads,
+                     "layers": config.n_encoder_layers, "decoder_layers": config.n_decoder_layers,
+                     "d_ff": config.d_ff, "params": count_parameters(config)})
     text = settings().text.strip()
     fits = fits_task(task, text, tokenizer)
     # the default probe typed in the sidebar is the user's sentence too; the recipe keeps '' (one shared job)

@@ -66,3 +66,32 @@ def run_lab(tab, base: str) -> None:
     tab.set_viewport_size({"width": 1400, "height": 2300})
     time.sleep(1.0)  # plotly relayouts to the new size
     tab.screenshot(path=str(SCREENSHOT), full_page=False)
+
+
+CLASSIFIER_SHOTS = {1400: ROOT / "docs" / "screenshots" / "train_speech_level.png",
+                    390: ROOT / "docs" / "screenshots" / "train_speech_level-390.png"}
+
+
+def test_the_speech_level_classifier_trains_and_shows_its_cls_row_per_layer_on_a_desktop_and_a_phone(tmp_path):
+    """Korean UI: the run ends, the [CLS] map and the head map are drawn (2 heatmaps), nothing overflows a phone."""
+    env = {"TRANSFORMER_EXPLORER_LAB_MODELS": str(tmp_path / "lab_models")}
+    with streamlit_server(env=env) as base, sync_api.sync_playwright() as playwright:
+        browser = launch(playwright)
+        tab = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="ko-KR").new_page()
+        try:
+            tab.goto(page_url(base, "train", lang="한국어", task="speech-level", preset="class", budget=60,
+                              max_steps=300, text="고양이가 공원에서 생선을 먹었어요."))
+            tab.get_by_role("button", name="학습 시작").click()
+            tab.get_by_text("학습을 마쳤습니다").wait_for(timeout=240_000)
+            wait_drawn(tab, expected_heatmaps=2, timeout=60)  # the [CLS] rows + one head's map
+            assert tab.locator(EXCEPTION).count() == 0
+            assert tab.get_by_text("300단계의 출력:").count() == 1
+            for width, path in CLASSIFIER_SHOTS.items():
+                tab.set_viewport_size({"width": width, "height": 2600 if width > 400 else 4200})
+                time.sleep(1.0)  # plotly relayouts to the new size
+                wait_drawn(tab, expected_heatmaps=2, timeout=60)
+                overflow = tab.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                assert overflow <= 1, f"{width} px: the page is {overflow} px wider than the screen"
+                tab.screenshot(path=str(path), full_page=False)
+        finally:
+            browser.close()

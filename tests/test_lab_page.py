@@ -3,7 +3,9 @@ page, polled until it finishes, replayed with the step slider; a saved run repla
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import time
 from pathlib import Path
 
@@ -118,3 +120,43 @@ def test_a_saved_run_replays_from_the_url(lab_models_folder):
     assert len(at.get("plotly_chart")) == 2
     missing = open_lab(run="no-such-run")
     assert "No saved run" in texts(missing)
+
+
+def test_the_speech_level_task_offers_encoder_only_presets():
+    at = open_lab(text="🙂 hello")  # not Korean: the task's own probe is used
+    at.session_state["lab_task"] = "speech-level"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = at.dataframe[0].value
+    assert list(table.iloc[:, 1]) == [32, 64, 128]  # the classifier's own d_model per preset
+    assert list(table.iloc[:, 3]) == ["1+0", "2+0", "3+0"]  # an encoder only
+    assert "고양이가 공원에서 생선을 먹었어요" in texts(at)  # its default probe: a 해요체 sentence
+
+
+def test_a_speech_level_run_started_on_the_page_shows_its_accuracy_and_the_cls_row_per_layer(lab_models_folder):
+    at = open_lab(max_steps="30", text="고양이가 공원에서 생선을 먹었어요.")  # the task's default probe
+    at.session_state["lab_task"] = "speech-level"
+    at.session_state["lab_preset"] = "tiny"
+    at.run()
+    at.button(key="lab_start").click().run()
+    deadline = time.monotonic() + 180
+    while "Training finished" not in texts(at):
+        assert time.monotonic() < deadline, texts(at)
+        time.sleep(1.0)
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+    shown = texts(at)
+    assert "accuracy" in shown and "[CLS] row peaks on the verb ending" in shown
+    assert [p.name for p in lab_models_folder.iterdir() if p.is_dir()] == ["lab-speech-level-tiny-120s-seed0-30steps"]
+    assert re.search(r"Output at step 30: (plain|polite|formal|intimate) style", shown)
+    figures = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    cls = next(f for f in figures if "[CLS] row" in f["layout"]["title"]["text"])
+    heatmap = cls["data"][0]
+    assert heatmap["z"]["shape"] == "1, 11"  # tiny: one encoder layer; <s> + the probe's 10 pieces
+    tokens = [html.unescape(x) for x in heatmap["x"]]  # labels are drawn HTML-escaped
+    assert tokens[0] == "<s>" and tokens[-1] == "</s>"
+    box = cls["layout"]["shapes"][0]
+    ending = round((box["x0"] + box["x1"]) / 2)
+    assert tokens[ending].startswith("##어요")  # the probe's ending (먹었어요)
+    curves = next(f for f in figures if len(f["data"]) == 3)
+    assert [d["name"] for d in curves["data"][1:]] == ["held-out accuracy", "[CLS] peaks on the ending"]

@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 
 from explorer.figures.figures import FONT_FAMILY, attention_heatmap
 from explorer.i18n import t
+from transformer_core.training.classify import ending_index
 
 LOSS_COLOR, EXACT_COLOR, ALIGN_COLOR, MARK_COLOR = "#1f77b4", "#2ca02c", "#ff7f0e", "#d62728"
 
@@ -41,23 +42,27 @@ def remaining_seconds(step: int, seconds: float, budget_s: float, max_steps: int
 
 
 def curves_figure(history: Sequence[tuple[int, float]], points: Sequence[dict], *, lang: str,
-                  marker_step: int | None = None, reverse_task: bool = False, height: int = 420) -> go.Figure:
+                  marker_step: int | None = None, reverse_task: bool = False, classifier: bool = False,
+                  height: int = 420) -> go.Figure:
     """Loss over steps (top) and held-out exact match / alignment in % (bottom), shared x axis.
 
     history: (step, smoothed training loss) pairs; points: dicts with step, exact_match, alignment
     (0..1) taken at snapshots; marker_step: a vertical line on both panels (the snapshot shown).
+    classifier: the speech-level classifier's names for the two (held-out accuracy, [CLS] on the ending).
     """
     steps = [s for s, _ in history]
     losses = [v for _, v in history]
     snap_steps = [p["step"] for p in points]
-    align_name = t("fig.lab.alignment_reverse" if reverse_task else "fig.lab.alignment", lang)
+    align_name = t("fig.lab.cls_ending" if classifier else
+                   "fig.lab.alignment_reverse" if reverse_task else "fig.lab.alignment", lang)
+    exact_name = t("fig.lab.accuracy" if classifier else "fig.lab.exact", lang)
     step_title = t("fig.lab.step", lang)
     data = [
         {"type": "scatter", "mode": "lines", "x": steps, "y": losses, "name": t("fig.lab.loss", lang),
          "line": {"color": LOSS_COLOR, "width": 2}, "xaxis": "x", "yaxis": "y",
          "hovertemplate": f"{step_title} %{{x}}<br>%{{y:.3f}}<extra></extra>"},
         {"type": "scatter", "mode": "lines+markers", "x": snap_steps, "y": [100 * p["exact_match"] for p in points],
-         "name": t("fig.lab.exact", lang), "line": {"color": EXACT_COLOR}, "marker": {"size": 5},
+         "name": exact_name, "line": {"color": EXACT_COLOR}, "marker": {"size": 5},
          "xaxis": "x2", "yaxis": "y2", "hovertemplate": f"{step_title} %{{x}}<br>%{{y:.1f}} %<extra></extra>"},
         {"type": "scatter", "mode": "lines+markers", "x": snap_steps, "y": [100 * p["alignment"] for p in points],
          "name": align_name, "line": {"color": ALIGN_COLOR, "dash": "dot"}, "marker": {"size": 5},
@@ -108,13 +113,26 @@ def snapshot_attention_figure(attention: np.ndarray, src_tokens: list[str], tgt_
     return attention_heatmap(matrix, rows, cols, title=title, lang=lang)
 
 
+def cls_rows_figure(attention: np.ndarray, tokens: list[str], *, step: int, lang: str) -> go.Figure:
+    """The classifier's [CLS] row per layer: attention is a snapshot's encoder self-attention [L, H, S, S];
+    the map is [layers, keys] of row 0 averaged over heads, the verb ending boxed."""
+    rows = np.asarray(attention, dtype=np.float32)[:, :, 0, :].mean(axis=1)
+    layers = [f"L{i}" for i in range(rows.shape[0])]  # as /explain's layer axis; the axis title names it
+    fig = attention_heatmap(rows, layers, tokens, title=t("lab.cls_rows", lang, step=step), lang=lang,
+                            row_title=t("lab.layer", lang), col_title=t("fig.key_bar_axis", lang))
+    ending = ending_index(tokens)
+    fig.add_shape(type="rect", x0=ending - 0.5, x1=ending + 0.5, y0=-0.5, y1=rows.shape[0] - 0.5,
+                  line={"color": MARK_COLOR, "width": 3})
+    return fig
+
+
 def preset_table(rows: Sequence[dict], *, lang: str) -> pd.DataFrame:
     """Presets with their numbers: rows of {preset, d_model, heads, layers, d_ff, params}."""
     return pd.DataFrame({
         t("lab.col.preset", lang): [t(f"lab.preset.{r['preset']}", lang) for r in rows],
         t("lab.col.d_model", lang): [r["d_model"] for r in rows],
         t("lab.col.heads", lang): [r["heads"] for r in rows],
-        t("lab.col.layers", lang): [f"{r['layers']}+{r['layers']}" for r in rows],
+        t("lab.col.layers", lang): [f"{r['layers']}+{r.get('decoder_layers', r['layers'])}" for r in rows],
         t("lab.col.d_ff", lang): [r["d_ff"] for r in rows],
         t("lab.col.params", lang): [f"{r['params']:,}" for r in rows],
     })

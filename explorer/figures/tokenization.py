@@ -76,16 +76,14 @@ def _pieces_to_words(pieces: list[str], is_special: list[bool], n_words: int) ->
 
 def tokenize(tokenizer, text: str, max_length: int | None = None) -> Tokenization:
     """Tokenize `text` with the tokenizer's own special tokens, mapping each piece to its input word."""
-    if not getattr(tokenizer, "is_fast", True):  # slow (Python) tokenizers return no offset mapping
-        return _tokenize_without_offsets(tokenizer, text, max_length)
-    encoding = tokenizer(text, return_offsets_mapping=True)
-    ids = list(encoding["input_ids"])
-    offsets = [tuple(o) for o in encoding["offset_mapping"]]
+    fast = getattr(tokenizer, "is_fast", True)  # slow (Python) tokenizers return no offset mapping
+    encoding = tokenizer(text, return_offsets_mapping=True) if fast else tokenizer(text)
     n_truncated = 0
-    if max_length is not None and len(ids) > max_length:
-        cut = tokenizer(text, return_offsets_mapping=True, truncation=True, max_length=max_length)
-        n_truncated = len(ids) - len(cut["input_ids"])
-        ids, offsets = list(cut["input_ids"]), [tuple(o) for o in cut["offset_mapping"]]
+    if max_length is not None and len(encoding["input_ids"]) > max_length:
+        cut = tokenizer(text, return_offsets_mapping=fast, truncation=True, max_length=max_length)
+        n_truncated = len(encoding["input_ids"]) - len(cut["input_ids"])
+        encoding = cut
+    ids = list(encoding["input_ids"])
     pieces = tokenizer.convert_ids_to_tokens(ids)
     specials = special_tokens(tokenizer)
     special_ids = set(getattr(tokenizer, "all_special_ids", []) or [])
@@ -93,35 +91,19 @@ def tokenize(tokenizer, text: str, max_length: int | None = None) -> Tokenizatio
     unk_id = getattr(tokenizer, "unk_token_id", None)
     spans = _word_spans(text)
     is_special = [(i in special_ids or p in specials) and (i != unk_id) for p, i in zip(pieces, ids, strict=True)]
+    if fast:
+        offsets = [tuple(o) for o in encoding["offset_mapping"]]
+        word_index = [None if sp else _word_of(o, spans) for o, sp in zip(offsets, is_special, strict=True)]
+    else:
+        word_index = _pieces_to_words(pieces, is_special, len(spans))
     return Tokenization(
         pieces=pieces,
         ids=ids,
         is_special=is_special,
         is_unk=[unk is not None and (p == unk or i == unk_id) for p, i in zip(pieces, ids, strict=True)],
-        word_index=[None if sp else _word_of(o, spans) for o, sp in zip(offsets, is_special, strict=True)],
+        word_index=word_index,
         words=[text[s:e] for s, e in spans],
         n_truncated=n_truncated,
-    )
-
-
-def _tokenize_without_offsets(tokenizer, text: str, max_length: int | None) -> Tokenization:
-    ids = list(tokenizer(text)["input_ids"])
-    n_truncated = 0
-    if max_length is not None and len(ids) > max_length:
-        cut = list(tokenizer(text, truncation=True, max_length=max_length)["input_ids"])
-        n_truncated, ids = len(ids) - len(cut), cut
-    pieces = tokenizer.convert_ids_to_tokens(ids)
-    specials = special_tokens(tokenizer)
-    special_ids = set(getattr(tokenizer, "all_special_ids", []) or [])
-    unk = unk_token(tokenizer)
-    unk_id = getattr(tokenizer, "unk_token_id", None)
-    spans = _word_spans(text)
-    is_special = [(i in special_ids or p in specials) and (i != unk_id) for p, i in zip(pieces, ids, strict=True)]
-    return Tokenization(
-        pieces=pieces, ids=ids, is_special=is_special,
-        is_unk=[unk is not None and (p == unk or i == unk_id) for p, i in zip(pieces, ids, strict=True)],
-        word_index=_pieces_to_words(pieces, is_special, len(spans)),
-        words=[text[s:e] for s, e in spans], n_truncated=n_truncated,
     )
 
 

@@ -30,6 +30,7 @@ from transformer_core.data.ko_en import REGISTERS, KoEnGrammar
 from transformer_core.models.config import TransformerConfig
 from transformer_core.models.transformer import Transformer
 from transformer_core.tracing.names import AttentionKind, attention_name
+from transformer_core.training.loop import TrainingStopped
 
 TASK = "speech-level"
 SPEECH_LEVELS = REGISTERS  # ("plain", "polite", "formal", "banmal")
@@ -91,10 +92,11 @@ def accuracy(model: EncoderClassifier, examples: Sequence[LabelledSentence], bat
     """Share of `examples` whose predicted label is right."""
     was_training = model.training
     model.eval()
+    device = next(model.parameters()).device
     right = 0
     for start in range(0, len(examples), batch_size):
         chunk = examples[start:start + batch_size]
-        predicted = model(batch_ids(chunk)).argmax(-1)
+        predicted = model(batch_ids(chunk).to(device)).argmax(-1).cpu()
         right += int((predicted == torch.tensor([e.label for e in chunk])).sum())
     model.train(was_training)
     return right / max(1, len(examples))
@@ -108,37 +110,53 @@ class ClassifierRun:
     seconds: float = 0.0
     accuracy: float = 0.0
     reached_goal_at: int | None = None  # the first step whose held-out accuracy reached the goal
+    stopped: bool = False  # ended early by on_step raising TrainingStopped (the lab's Stop button)
+    history: list[dict] = field(default_factory=list)  # {step, loss, lr, seconds} per step (the lab's curve)
+
+
+def speech_level_data(seed: int, tokenizer, n_train: int = 4000, n_held_out: int = 400
+                      ) -> tuple[list[LabelledSentence], list[LabelledSentence]]:
+    """(training, held-out) sentences; the held-out ones come from another seed and never occur in training."""
+    train = speech_level_sentences(n_train, seed, tokenizer)
+    held_out = speech_level_sentences(n_held_out, seed + 10_000, tokenizer, exclude=frozenset(e.text for e in train))
+    return train, held_out
 
 
 def train_speech_levels(budget_s: float = 60.0, max_steps: int = 3000, goal: float = 0.95, seed: int = 0,
                         n_train: int = 4000, n_held_out: int = 400, batch_size: int = 32, lr: float = 2e-3,
                         eval_every: int = 50, config: TransformerConfig | None = None,
                         on_eval: Callable[[int, float, float], None] | None = None,
-                        stop_at_goal: bool = True) -> tuple[ClassifierRun, object, list[LabelledSentence]]:
+                        stop_at_goal: bool = True, tokenizer=None,
+                        on_step: Callable[[int, float, EncoderClassifier], None] | None = None,
+                        device: str | torch.device = "cpu",
+                        ) -> tuple[ClassifierRun, object, list[LabelledSentence]]:
     """Train live; every `eval_every` steps measure held-out accuracy (sentences not in the training set).
 
     Returns (run, tokenizer, held-out sentences). Stops at the goal (when `stop_at_goal`), the budget or max_steps.
+    `on_step(step, loss, model)` runs after every step; raising TrainingStopped there ends the run (the lab's
+    Stop). `eval_every=0` skips the periodic evaluation (the lab scores at its snapshots instead).
     """
-    tokenizer = build_tokenizer("ko-en")
-    train = speech_level_sentences(n_train, seed, tokenizer)
-    held_out = speech_level_sentences(n_held_out, seed + 10_000, tokenizer, exclude=frozenset(e.text for e in train))
+    tokenizer = tokenizer or build_tokenizer("ko-en")
+    train, held_out = speech_level_data(seed, tokenizer, n_train, n_held_out)
     torch.manual_seed(seed)
-    model = EncoderClassifier(config or classifier_config(len(tokenizer)), len(SPEECH_LEVELS))
+    model = EncoderClassifier(config or classifier_config(len(tokenizer)), len(SPEECH_LEVELS)).to(device)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
     rng = random.Random(seed)
     run = ClassifierRun(model)
     start = time.perf_counter()
     model.train()
-    loss_value = float("nan")
     for step in range(1, max_steps + 1):
         chunk = rng.sample(train, batch_size)
-        loss = nn.functional.cross_entropy(model(batch_ids(chunk)), torch.tensor([e.label for e in chunk]))
+        labels = torch.tensor([e.label for e in chunk], device=device)
+        loss = nn.functional.cross_entropy(model(batch_ids(chunk).to(device)), labels)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         loss_value = loss.item()
         run.steps = step
-        if step % eval_every == 0 or step == max_steps:
+        run.history.append({"step": step, "loss": round(loss_value, 4), "lr": lr,
+                            "seconds": round(time.perf_counter() - start, 3)})
+        if eval_every and (step % eval_every == 0 or step == max_steps):
             acc = accuracy(model, held_out)
             run.curve.append((step, loss_value, acc))
             if on_eval is not None:
@@ -147,7 +165,13 @@ def train_speech_levels(budget_s: float = 60.0, max_steps: int = 3000, goal: flo
                 run.reached_goal_at = step
                 if stop_at_goal:
                     break
-        if time.perf_counter() - start > budget_s:
+        if on_step is not None:
+            try:
+                on_step(step, loss_value, model)
+            except TrainingStopped:
+                run.stopped = True
+                break
+        if budget_s and time.perf_counter() - start > budget_s:
             break
     run.seconds = time.perf_counter() - start
     run.accuracy = accuracy(model, held_out)
@@ -164,15 +188,37 @@ def cls_attention(model: EncoderClassifier, ids: Sequence[int]) -> torch.Tensor:
     return torch.stack(rows)
 
 
-def ending_position(tokenizer, example: LabelledSentence) -> int:
-    """Index (in example.ids) of the last piece before the final punctuation: where the speech level is written.
+def ending_index(pieces: Sequence[str]) -> int:
+    """Index of the last piece before the final punctuation and specials: where the speech level is written.
 
     A multi-word ending (먹을 거예요, 먹을 것입니다) is decided by its last word, which this finds too."""
-    pieces = tokenizer.convert_ids_to_tokens(list(example.ids))
     index = len(pieces) - 1
     while index > 0 and pieces[index] in ("</s>", ".", "?", "<pad>"):
         index -= 1
     return index
+
+
+def ending_position(tokenizer, example: LabelledSentence) -> int:
+    """ending_index of an example's pieces (in example.ids)."""
+    return ending_index(tokenizer.convert_ids_to_tokens(list(example.ids)))
+
+
+@torch.no_grad()
+def cls_on_ending(model: EncoderClassifier, tokenizer, examples: Sequence[LabelledSentence],
+                  batch_size: int = 128) -> float:
+    """Share of `examples` whose last-layer [CLS] row of attention (mean of heads) peaks on the verb ending."""
+    was_training = model.training
+    model.eval()
+    device = next(model.parameters()).device
+    last = attention_name(AttentionKind.ENCODER_SELF, model.encoder.config.n_encoder_layers - 1)
+    hits = 0
+    for start in range(0, len(examples), batch_size):
+        chunk = examples[start:start + batch_size]
+        rows = model.encoder.trace(batch_ids(chunk).to(device))[last][:, :, 0, :].mean(1)  # [B,H,S,S] -> [B,S]
+        peaks = rows.argmax(-1).tolist()  # padding keys are masked: weight 0, never the peak
+        hits += sum(peak == ending_position(tokenizer, e) for peak, e in zip(peaks, chunk, strict=True))
+    model.train(was_training)
+    return hits / max(1, len(examples))
 
 
 def save_classifier(directory: str | Path, model: EncoderClassifier, tokenizer, run: ClassifierRun | None = None

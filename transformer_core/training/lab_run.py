@@ -7,6 +7,7 @@ that the worker process imports it without importing the manager (no import cycl
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import threading
@@ -15,10 +16,24 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import numpy as np
+import torch
+
+from transformer_core.data import BOS_ID
 from transformer_core.inference.devices import resolve_device
+from transformer_core.tracing.names import AttentionKind, attention_name
+from transformer_core.training.classify import (
+    SPEECH_LEVELS,
+    accuracy,
+    cls_on_ending,
+    save_classifier,
+    speech_level_data,
+    train_speech_levels,
+)
 from transformer_core.training.loop import TrainingStopped, TrainResult, train
 from transformer_core.training.model_card import write_model_dir
 from transformer_core.training.recipes import (
+    CLASSIFIER_TASKS,
     PRESETS,
     LabRecipe,
     count_parameters,
@@ -65,8 +80,12 @@ def run_lab_recipe(recipe: LabRecipe, *, out: str | Path | None = None, store: S
 
     on_progress receives {step, seconds, loss, snapshot_seconds} after every step. should_stop() is
     asked after every step; True ends the run early (the model so far is evaluated and saved).
-    A failure to save is returned in `save_error`, never raised.
+    A failure to save is returned in `save_error`, never raised. The speech-level classifier takes its own
+    path (run_classifier_recipe) with the same snapshots, progress and Stop.
     """
+    if recipe.task in CLASSIFIER_TASKS:
+        return run_classifier_recipe(recipe, out=out, store=store, on_progress=on_progress, should_stop=should_stop,
+                                     eval_n=eval_n, command=command)
     plan = lab_plan(recipe)
     device, notice = resolve_device(recipe.device)
     store = store if store is not None else SnapshotStore(plan.snapshot_every)
@@ -180,3 +199,107 @@ def save_lab_model(out: Path, recipe: LabRecipe, plan, result: TrainResult, snap
         shutil.rmtree(temporary, ignore_errors=True)
         reason = exc.strerror or str(exc)
         return None, f"{type(exc).__name__}: {reason} ({exc.filename or out})"
+
+
+# --- the encoder + [CLS] classifier (task "speech-level") ------------------------------------------------
+
+def classifier_probe(model, tokenizer, text: str) -> tuple[list[str], str, dict[str, np.ndarray]]:
+    """The probe through the classifier as the pages do it: (tokens, predicted speech level, attention)."""
+    ids = [BOS_ID, *tokenizer(text)["input_ids"]][: model.encoder.config.max_len]
+    was_training = model.training
+    model.eval()
+    device = next(model.parameters()).device
+    with torch.no_grad():
+        batch = torch.tensor([ids], dtype=torch.long, device=device)
+        level = SPEECH_LEVELS[int(model(batch).argmax(-1))]
+        trace = model.encoder.trace(batch)
+    model.train(was_training)
+    layers = range(model.encoder.config.n_encoder_layers)
+    kind = AttentionKind.ENCODER_SELF
+    attention = np.stack([trace[attention_name(kind, layer)][0].float().cpu().numpy() for layer in layers])
+    return tokenizer.convert_ids_to_tokens(ids), level, {kind.value: attention.astype(np.float16)}
+
+
+def run_classifier_recipe(recipe: LabRecipe, *, out: str | Path | None = None, store: SnapshotStore | None = None,
+                          on_progress: ProgressCallback | None = None, should_stop: Callable[[], bool] | None = None,
+                          eval_n: int = FINAL_EVAL_N, command: str = "", snapshot_eval_n: int = 100,
+                          progress_bar: bool = False) -> LabOutcome:
+    """`run_lab_recipe` for the speech-level classifier: the same snapshots, progress, Stop and model dir.
+
+    A snapshot's exact match is the held-out accuracy (on `snapshot_eval_n` sentences) and its alignment the
+    share whose last-layer [CLS] row peaks on the verb ending (classify.cls_on_ending).
+    """
+    plan = lab_plan(recipe)
+    device, notice = resolve_device(recipe.device)
+    store = store if store is not None else SnapshotStore(plan.snapshot_every)
+    tokenizer = plan.tokenizer
+    _, held_out = speech_level_data(recipe.seed, tokenizer)
+    snapshot_examples = held_out[:snapshot_eval_n]
+    state = {"smoothed": None, "snapshot_seconds": 0.0, "start": time.perf_counter()}
+
+    def take_snapshot(step: int, model, loss: float) -> None:
+        began = time.perf_counter()
+        tokens, level, attention = classifier_probe(model, tokenizer, recipe.probe_text)
+        store.add(Snapshot(step=step, seconds=round(began - state["start"], 2), loss=round(loss, 4),
+                           exact_match=accuracy(model, snapshot_examples),
+                           alignment=cls_on_ending(model, tokenizer, snapshot_examples),
+                           src_tokens=tokens, tgt_tokens=[], output_text=level, attention=attention))
+        state["snapshot_seconds"] += time.perf_counter() - began
+
+    def on_step(step: int, loss: float, model) -> None:
+        smoothed = loss if state["smoothed"] is None else 0.9 * state["smoothed"] + 0.1 * loss
+        state["smoothed"] = smoothed
+        if store.due(step):
+            take_snapshot(step, model, smoothed)
+        if on_progress is not None:
+            on_progress({"step": step, "seconds": time.perf_counter() - state["start"], "loss": smoothed,
+                         "snapshot_seconds": state["snapshot_seconds"]})
+        if should_stop is not None and should_stop():
+            raise TrainingStopped
+
+    torch.set_num_threads(plan.settings.threads)
+    state["start"] = time.perf_counter()
+    run, _, _ = train_speech_levels(
+        budget_s=recipe.budget_s, max_steps=plan.settings.steps, seed=recipe.seed, batch_size=plan.settings.batch_size,
+        lr=plan.settings.peak_lr, eval_every=0, config=plan.config, stop_at_goal=False, tokenizer=tokenizer,
+        on_step=on_step, device=device)
+    if run.steps and (store.latest() is None or store.latest().step != run.steps):
+        take_snapshot(run.steps, run.model, state["smoothed"])
+    metrics: dict = {}
+    if eval_n and run.steps:
+        final = held_out[:eval_n]
+        metrics = {"n": len(final), "seed": recipe.seed + 10_000, "exact_match": accuracy(run.model, final),
+                   "lab_alignment": cls_on_ending(run.model, tokenizer, final)}
+    snapshots = store.items()
+    model_dir, save_error = None, ""
+    if out is not None and run.steps:
+        model_dir, save_error = save_classifier_run(Path(out), recipe, run, tokenizer, snapshots, metrics,
+                                                    state["snapshot_seconds"])
+    result = TrainResult(run.model, tokenizer, run.history, run.seconds, run.steps, stopped=run.stopped)
+    return LabOutcome(result, snapshots, run.history, metrics, model_dir, save_error, state["snapshot_seconds"],
+                      device, notice)
+
+
+def save_classifier_run(out: Path, recipe: LabRecipe, run, tokenizer, snapshots: list[Snapshot], metrics: dict,
+                        snapshot_seconds: float) -> tuple[Path | None, str]:
+    """The classifier's model dir (encoder + head, classify.save_classifier) and its snapshots, atomically."""
+    temporary = out.parent / f".{out.name}.partial-{os.getpid()}-{threading.get_ident()}"
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(temporary, ignore_errors=True)
+        save_classifier(temporary, run.model, tokenizer, run)
+        config_path = temporary / "config.json"
+        config = json.loads(config_path.read_text(encoding="utf-8"))
+        config.update(lab_recipe=asdict(recipe), metrics=metrics)
+        config_path.write_text(json.dumps(config, ensure_ascii=False, indent=2), encoding="utf-8")
+        save_snapshots(temporary, snapshots, run.history,
+                       {"recipe": asdict(recipe), "name": out.name, "steps": run.steps,
+                        "seconds": round(run.seconds, 2), "metrics": metrics,
+                        "snapshot_seconds": round(snapshot_seconds, 3)})
+        if out.exists():
+            shutil.rmtree(out)
+        os.replace(temporary, out)
+        return out, ""
+    except OSError as exc:
+        shutil.rmtree(temporary, ignore_errors=True)
+        return None, f"{type(exc).__name__}: {exc.strerror or exc} ({exc.filename or out})"

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from transformer_core.analysis.heldout import Example
 from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, UNK_ID, build_tokenizer, is_held_out
-from transformer_core.data.ko_en import KoEnGrammar
+from transformer_core.data.ko_en import REGISTERS, KoEnGrammar
 from transformer_core.data.reverse import MAX_CHARS, ReverseData
 from transformer_core.models.config import TransformerConfig
 from transformer_core.models.rnn import RNNConfig
@@ -128,15 +128,24 @@ PRESETS: dict[str, Preset] = {
     "larger": Preset("larger", d_model=256, n_heads=8, layers=3, d_ff=1024, peak_lr=7e-4, warmup=300, batch_size=64,
                      snapshot_every=40, steps=1500),
 }
-LAB_TASKS = ("ko-en", "reverse", "copy", "sort")
+LAB_TASKS = ("ko-en", "reverse", "copy", "sort", "speech-level")
 LETTER_TASKS = ("reverse", "copy", "sort")
+# An encoder + [CLS] classifier (training/classify.py): the speech level of a Korean sentence. Its "exact
+# match" is the held-out accuracy (the one label right); its "alignment" the share of held-out sentences
+# whose last-layer [CLS] row of attention (head average) peaks on the verb ending, where the level is written.
+CLASSIFIER_TASKS = ("speech-level",)
+# The classifier's shapes per preset (d_model, heads, encoder layers, d_ff): smaller than the translator's,
+# a four-way label needs less (class: 95 % held-out at step 450 to 1,350 over seeds 0-2, benchmarks/speech_level.py)
+CLASSIFIER_SHAPES: dict[str, tuple[int, int, int, int]] = {"tiny": (32, 2, 1, 64), "class": (64, 4, 2, 128),
+                                                           "larger": (128, 8, 3, 512)}
+CLASSIFIER_BATCH, CLASSIFIER_LR = 32, 2e-3
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 LETTER_LENGTHS = (3, 12)  # shortest and longest letter string the lab trains and tests on
 DEFAULT_BUDGET_S = 120
 # What a lab run aims for on its held-out sentences: (exact match, alignment accuracy); benchmarks/lab_steps.py
 # measures the steps each preset needs to get there.
 GOALS: dict[str, tuple[float, float]] = {"ko-en": (0.95, 0.85), "reverse": (0.95, 0.85), "copy": (0.95, 0.85),
-                                         "sort": (0.95, 0.85)}
+                                         "sort": (0.95, 0.85), "speech-level": (0.95, 0.0)}
 
 
 def meets_goal(task: str, exact: float, alignment: float) -> bool:
@@ -145,7 +154,7 @@ def meets_goal(task: str, exact: float, alignment: float) -> bool:
     return exact >= want_exact and alignment >= want_alignment
 # A fixed sentence whose attention the lab records at every snapshot (unless the user's own fits).
 DEFAULT_PROBES = {"ko-en": "고양이가 공원에서 생선을 먹었다.", "reverse": "attention", "copy": "transformer",
-                  "sort": "language"}
+                  "sort": "language", "speech-level": "고양이가 공원에서 생선을 먹었어요."}
 
 
 @dataclass(frozen=True)
@@ -184,6 +193,7 @@ class LabRecipe:
 # preset on the letter tasks met the goal at step 750 (reverse) and 700 (sort) of 800, not within 500;
 # their steps are cheap (a 30-letter vocabulary).
 TASK_STEPS: dict[tuple[str, str], int] = {("class", task): 800 for task in LETTER_TASKS}
+TASK_STEPS.update({(preset, "speech-level"): 2000 for preset in CLASSIFIER_SHAPES})  # the plateau, not only the goal
 
 
 def planned_steps(recipe: LabRecipe) -> int:
@@ -223,6 +233,8 @@ def tokenizer_for(task: str, lab: bool = False):
     compact core's vocabulary (when the grammar has a core): a quarter of the output softmax per step."""
     if lab and task in LETTER_TASKS:
         return build_letter_tokenizer()
+    if task in CLASSIFIER_TASKS:  # Korean sentences of the whole grammar (every speech level): the full tokenizer
+        return build_tokenizer("ko-en")
     if lab and task == "ko-en" and has_core_grammar():
         from transformer_core.data.tokenization import build_ko_en_tokenizer
 
@@ -388,6 +400,8 @@ def count_parameters(config: TransformerConfig) -> int:
     encoder = config.n_encoder_layers * (attention + ffn + 2 * norm)
     decoder = config.n_decoder_layers * (2 * attention + ffn + 3 * norm)
     final = 2 * norm if config.final_norm else 0
+    if not config.tgt_vocab_size:  # the speech-level classifier: an encoder and a [CLS] head, no output layer
+        return v * d + encoder + final + len(REGISTERS) * (d + 1)
     return v * d + encoder + decoder + final + v  # embedding (tied with lm_head) + lm_head bias
 
 
@@ -406,6 +420,16 @@ def lab_plan(recipe: LabRecipe, tokenizer=None) -> LabPlan:
     """The one translation from a lab recipe to settings + model shape (page and CLI both use it)."""
     preset = PRESETS[recipe.preset]
     tokenizer = tokenizer or tokenizer_for(recipe.task, lab=True)
+    if recipe.task in CLASSIFIER_TASKS:  # an encoder only, the classifier's own shape and optimiser settings
+        d_model, n_heads, layers, d_ff = CLASSIFIER_SHAPES[recipe.preset]
+        config = TransformerConfig(**{**base_config_values(len(tokenizer)), "tgt_vocab_size": 0,
+                                      "share_embeddings": False, "d_model": d_model, "n_heads": n_heads,
+                                      "n_encoder_layers": layers, "n_decoder_layers": 0, "d_ff": d_ff,
+                                      "max_len": 64, "dropout": 0.1})
+        settings = TrainSettings(task=recipe.task, steps=planned_steps(recipe), batch_size=CLASSIFIER_BATCH,
+                                 peak_lr=CLASSIFIER_LR, warmup=0, label_smoothing=0.0, seed=recipe.seed, threads=1,
+                                 max_minutes=recipe.budget_s / 60 if recipe.budget_s else 0.0)
+        return LabPlan(recipe, settings, config, tokenizer, 50)
     max_len = 64 if recipe.task in LETTER_TASKS else 128
     config = TransformerConfig(**{**base_config_values(len(tokenizer)), **preset.model_fields(), "max_len": max_len,
                                     "dropout": 0.0})

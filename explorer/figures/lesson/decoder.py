@@ -27,7 +27,7 @@ def task_note(step_id: str, data: LessonData, lang: str) -> str:
 
 def _causal_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     p = causal_position(data)
-    masked = data.trace.numpy("decoder.0.self_attn.masked_scores")[0]
+    masked = data.trace.numpy(attention_name("decoder.self_attn", 0, "masked_scores"))[0]
     latex = chain_step(attention_steps(data.trace, "decoder", 0, "self_attn", 0, p, 0, data.info),
                         "step.mask").latex
     fig = figures.attention_heatmap(masked, data.tgt_tokens, data.tgt_tokens, title=t("lesson.causal_mask.fig", lang),

@@ -202,11 +202,11 @@ def _ffn_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
 def _encoder_layer_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     n = data.trace.n_layers("encoder")
     i = focus_query(data)
-    x_in = data.trace.numpy("encoder.0.in")
+    x_in = data.trace.numpy(layer_name("encoder", 0, "in"))
     out = data.trace.numpy("encoder.out")
     # layers are numbered from 0 everywhere in the app: encoder.0.out is "layer 0's output"
     panels = [(t("lesson.encoder_layer.in", lang), x_in),
-              (t("lesson.encoder_layer.after", lang, n=0), data.trace.numpy("encoder.0.out"))]
+              (t("lesson.encoder_layer.after", lang, n=0), data.trace.numpy(layer_name("encoder", 0, "out")))]
     if n > 1 or data.final_norm:
         panels.append((t("lesson.encoder_layer.memory", lang), out))
     fig = figures.vectors_heatmap(panels, data.src_tokens, title=step_title(step, lang), lang=lang)
