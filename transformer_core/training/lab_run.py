@@ -72,6 +72,40 @@ class LabOutcome:
 ProgressCallback = Callable[[dict], None]
 
 
+class RunWatch:
+    """What a lab run does after every optimizer step, for both run paths: a smoothed loss, a snapshot when the
+    store says one is due (`measure(step, seconds, model, loss)` builds it; its time is counted apart), the
+    progress callback, and Stop (should_stop() True raises TrainingStopped)."""
+
+    def __init__(self, store: SnapshotStore, measure: Callable[..., Snapshot],
+                 on_progress: ProgressCallback | None, should_stop: Callable[[], bool] | None) -> None:
+        self.store, self.measure, self.on_progress, self.should_stop = store, measure, on_progress, should_stop
+        self.smoothed: float | None = None
+        self.snapshot_seconds = 0.0
+        self.start = time.perf_counter()
+
+    def snapshot(self, step: int, model, loss: float) -> None:
+        began = time.perf_counter()
+        self.store.add(self.measure(step, round(began - self.start, 2), model, round(loss, 4)))
+        self.snapshot_seconds += time.perf_counter() - began
+
+    def on_step(self, step: int, loss: float, model) -> None:
+        self.smoothed = loss if self.smoothed is None else 0.9 * self.smoothed + 0.1 * loss
+        if self.store.due(step):
+            self.snapshot(step, model, self.smoothed)
+        if self.on_progress is not None:
+            self.on_progress({"step": step, "seconds": time.perf_counter() - self.start, "loss": self.smoothed,
+                              "snapshot_seconds": self.snapshot_seconds})
+        if self.should_stop is not None and self.should_stop():
+            raise TrainingStopped
+
+    def finish(self, steps_done: int, model, last_loss: float) -> None:
+        """The last step's snapshot, if the run ended between two due ones."""
+        latest = self.store.latest()
+        if steps_done and (latest is None or latest.step != steps_done):
+            self.snapshot(steps_done, model, self.smoothed if self.smoothed is not None else last_loss)
+
+
 def run_lab_recipe(recipe: LabRecipe, *, out: str | Path | None = None, store: SnapshotStore | None = None,
                    on_progress: ProgressCallback | None = None, should_stop: Callable[[], bool] | None = None,
                    eval_n: int = FINAL_EVAL_N, command: str = "", snapshot_eval_n: int = SNAPSHOT_EVAL_N,
@@ -92,34 +126,16 @@ def run_lab_recipe(recipe: LabRecipe, *, out: str | Path | None = None, store: S
     tokenizer = plan.tokenizer
     examples = held_out_examples(recipe.task, tokenizer, snapshot_eval_n, seed=777)
     probe = recipe.probe_text
-    state = {"smoothed": None, "snapshot_seconds": 0.0, "start": time.perf_counter()}
-
-    def take_snapshot(step: int, model, loss: float) -> None:
-        began = time.perf_counter()
+    def measure(step: int, seconds: float, model, loss: float) -> Snapshot:
         exact, alignment = held_out_scores(model, examples)
         src_tokens, tgt_tokens, output, attention = probe_attention(model, tokenizer, probe)
-        store.add(Snapshot(step=step, seconds=round(began - state["start"], 2), loss=round(loss, 4),
-                           exact_match=exact, alignment=alignment, src_tokens=src_tokens, tgt_tokens=tgt_tokens,
-                           output_text=output, attention=attention))
-        state["snapshot_seconds"] += time.perf_counter() - began
+        return Snapshot(step=step, seconds=seconds, loss=loss, exact_match=exact, alignment=alignment,
+                        src_tokens=src_tokens, tgt_tokens=tgt_tokens, output_text=output, attention=attention)
 
-    def on_step(step: int, loss: float, model) -> None:
-        smoothed = loss if state["smoothed"] is None else 0.9 * state["smoothed"] + 0.1 * loss
-        state["smoothed"] = smoothed
-        if store.due(step):
-            take_snapshot(step, model, smoothed)
-        if on_progress is not None:
-            on_progress({"step": step, "seconds": time.perf_counter() - state["start"], "loss": smoothed,
-                         "snapshot_seconds": state["snapshot_seconds"]})
-        if should_stop is not None and should_stop():
-            raise TrainingStopped
-
-    state["start"] = time.perf_counter()
-    result = train(plan.settings, plan.config, on_step=on_step, progress=progress_bar, tokenizer=tokenizer,
+    watch = RunWatch(store, measure, on_progress, should_stop)
+    result = train(plan.settings, plan.config, on_step=watch.on_step, progress=progress_bar, tokenizer=tokenizer,
                    device=device, history_limit=HISTORY_POINTS)
-    latest = store.latest()
-    if result.steps_done and (latest is None or latest.step != result.steps_done):
-        take_snapshot(result.steps_done, result.model, state["smoothed"] or result.history[-1]["loss"])
+    watch.finish(result.steps_done, result.model, result.history[-1]["loss"] if result.history else 0.0)
     metrics: dict = {}
     if eval_n and result.steps_done:
         final_examples = held_out_examples(recipe.task, tokenizer, eval_n, seed=12345)
@@ -129,9 +145,9 @@ def run_lab_recipe(recipe: LabRecipe, *, out: str | Path | None = None, store: S
     model_dir, save_error = None, ""
     if out is not None and result.steps_done:
         model_dir, save_error = save_lab_model(Path(out), recipe, plan, result, snapshots, metrics,
-                                               state["snapshot_seconds"], command)
+                                               watch.snapshot_seconds, command)
     return LabOutcome(result, snapshots, result.history, metrics, model_dir, save_error,
-                      state["snapshot_seconds"], device, notice)
+                      watch.snapshot_seconds, device, notice)
 
 
 def recipe_lines(recipe: LabRecipe, plan, figures: list[str] | None = None) -> list[str]:
@@ -235,36 +251,19 @@ def run_classifier_recipe(recipe: LabRecipe, *, out: str | Path | None = None, s
     tokenizer = plan.tokenizer
     _, held_out = speech_level_data(recipe.seed, tokenizer)
     snapshot_examples = held_out[:snapshot_eval_n]
-    state = {"smoothed": None, "snapshot_seconds": 0.0, "start": time.perf_counter()}
-
-    def take_snapshot(step: int, model, loss: float) -> None:
-        began = time.perf_counter()
+    def measure(step: int, seconds: float, model, loss: float) -> Snapshot:
         tokens, level, attention = classifier_probe(model, tokenizer, recipe.probe_text)
-        store.add(Snapshot(step=step, seconds=round(began - state["start"], 2), loss=round(loss, 4),
-                           exact_match=accuracy(model, snapshot_examples),
-                           alignment=cls_on_ending(model, tokenizer, snapshot_examples),
-                           src_tokens=tokens, tgt_tokens=[], output_text=level, attention=attention))
-        state["snapshot_seconds"] += time.perf_counter() - began
+        return Snapshot(step=step, seconds=seconds, loss=loss, exact_match=accuracy(model, snapshot_examples),
+                        alignment=cls_on_ending(model, tokenizer, snapshot_examples), src_tokens=tokens,
+                        tgt_tokens=[], output_text=level, attention=attention)
 
-    def on_step(step: int, loss: float, model) -> None:
-        smoothed = loss if state["smoothed"] is None else 0.9 * state["smoothed"] + 0.1 * loss
-        state["smoothed"] = smoothed
-        if store.due(step):
-            take_snapshot(step, model, smoothed)
-        if on_progress is not None:
-            on_progress({"step": step, "seconds": time.perf_counter() - state["start"], "loss": smoothed,
-                         "snapshot_seconds": state["snapshot_seconds"]})
-        if should_stop is not None and should_stop():
-            raise TrainingStopped
-
+    watch = RunWatch(store, measure, on_progress, should_stop)
     torch.set_num_threads(plan.settings.threads)
-    state["start"] = time.perf_counter()
     run, _, _ = train_speech_levels(
         budget_s=recipe.budget_s, max_steps=plan.settings.steps, seed=recipe.seed, batch_size=plan.settings.batch_size,
         lr=plan.settings.peak_lr, eval_every=0, config=plan.config, stop_at_goal=False, tokenizer=tokenizer,
-        on_step=on_step, device=device)
-    if run.steps and (store.latest() is None or store.latest().step != run.steps):
-        take_snapshot(run.steps, run.model, state["smoothed"])
+        on_step=watch.on_step, device=device)
+    watch.finish(run.steps, run.model, run.history[-1]["loss"] if run.history else 0.0)
     metrics: dict = {}
     if eval_n and run.steps:
         final = held_out[:eval_n]
@@ -274,9 +273,9 @@ def run_classifier_recipe(recipe: LabRecipe, *, out: str | Path | None = None, s
     model_dir, save_error = None, ""
     if out is not None and run.steps:
         model_dir, save_error = save_classifier_run(Path(out), recipe, run, tokenizer, snapshots, metrics,
-                                                    state["snapshot_seconds"])
+                                                    watch.snapshot_seconds)
     result = TrainResult(run.model, tokenizer, run.history, run.seconds, run.steps, stopped=run.stopped)
-    return LabOutcome(result, snapshots, run.history, metrics, model_dir, save_error, state["snapshot_seconds"],
+    return LabOutcome(result, snapshots, run.history, metrics, model_dir, save_error, watch.snapshot_seconds,
                       device, notice)
 
 
