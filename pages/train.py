@@ -361,7 +361,8 @@ def finished_list(manager: lab_jobs.JobManager) -> None:
             state = tr(f"lab.state.{status['state']}")
             line = (f"{recipe.task} · {recipe.preset} · {recipe.budget_s} s · seed {recipe.seed} — "
                     f"{state} · {status['step']} {tr('lab.col.steps')}"
-                    + (f" · {tr('lab.col.exact')} {exact:.1%}" if exact is not None else ""))
+                    + (f" · {tr('fig.lab.accuracy' if recipe.task in CLASSIFIER_TASKS else 'lab.col.exact')} "
+                       f"{exact:.1%}" if exact is not None else ""))
             st.text(line)
             if status["model_dir"] is not None:
                 st.page_link("pages/train.py", label=tr("lab.col.replay"), icon=":material/replay:",

@@ -147,6 +147,7 @@ def test_a_speech_level_run_started_on_the_page_shows_its_accuracy_and_the_cls_r
         assert not at.exception, [e.value for e in at.exception]
     shown = texts(at)
     assert "accuracy" in shown and "[CLS] row peaks on the verb ending" in shown
+    assert "speech-level · tiny" in shown and "· held-out accuracy" in shown  # the finished-jobs list
     assert [p.name for p in lab_models_folder.iterdir() if p.is_dir()] == ["lab-speech-level-tiny-120s-seed0-30steps"]
     assert re.search(r"Output at step 30: (plain|polite|formal|intimate) style", shown)
     figures = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
