@@ -176,37 +176,16 @@ def lab_config_fields(recipe: LabRecipe) -> dict:
     return fields
 
 
-def save_lab_model(out: Path, recipe: LabRecipe, plan, result: TrainResult, snapshots: list[Snapshot],
-                   metrics: dict, snapshot_seconds: float, command: str = "") -> tuple[Path | None, str]:
-    """Write the model dir (model + card + snapshots) atomically: a temporary sibling, then a rename.
-
-    Returns (directory, '') or (None, a plain-language reason) when the disk is full, not writable, ...
-    """
+def save_atomically(out: Path, write: Callable[[Path], None], snapshots: list[Snapshot], history: list[dict],
+                    info: dict) -> tuple[Path | None, str]:
+    """`write(folder)` plus the snapshots into a temporary sibling of `out`, then one rename: a model dir is
+    either whole or absent. Returns (out, '') or (None, a plain-language reason: disk full, not writable, ...)."""
     temporary = out.parent / f".{out.name}.partial-{os.getpid()}-{threading.get_ident()}"
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.rmtree(temporary, ignore_errors=True)
-        figures = []
-        if metrics:
-            figures = [f"- held-out ({metrics['n']} sentences, seed {metrics['seed']}): exact match "
-                       f"{metrics['exact_match']:.1%}, alignment accuracy {metrics['lab_alignment']:.1%} "
-                       "(best decoder layer, head average" + (", anti-diagonal share" if recipe.task == "reverse"
-                                                               else "") + ")"]
-        overhead = snapshot_seconds / result.seconds if result.seconds else 0.0
-        notes = [f"- {len(snapshots)} snapshots kept, taking them cost {snapshot_seconds:.1f} s "
-                 f"({overhead:.1%} of the training time)"]
-        if result.stopped:
-            notes.append("- stopped early (Stop button)")
-        write_model_dir(temporary, result, plan.settings, plan.config, {k: v for k, v in metrics.items()
-                                                                         if k != "lab_alignment"},
-                        command or f"python -m transformer_core train --task {recipe.task} --preset {recipe.preset} "
-                                   f"--budget {recipe.budget_s} --seed {recipe.seed} --out {out.name}",
-                        extra_config=lab_config_fields(recipe),
-                        extra_sections=recipe_lines(recipe, plan, figures), training_notes=notes, final_dir=out)
-        save_snapshots(temporary, snapshots, result.history,
-                       {"recipe": asdict(recipe), "name": out.name, "steps": result.steps_done,
-                        "seconds": round(result.seconds, 2), "metrics": metrics,
-                        "snapshot_seconds": round(snapshot_seconds, 3)})
+        write(temporary)
+        save_snapshots(temporary, snapshots, history, {"name": out.name, **info})
         if out.exists():
             shutil.rmtree(out)
         os.replace(temporary, out)
@@ -215,6 +194,39 @@ def save_lab_model(out: Path, recipe: LabRecipe, plan, result: TrainResult, snap
         shutil.rmtree(temporary, ignore_errors=True)
         reason = exc.strerror or str(exc)
         return None, f"{type(exc).__name__}: {reason} ({exc.filename or out})"
+
+
+def run_info(recipe: LabRecipe, steps: int, seconds: float, metrics: dict, snapshot_seconds: float) -> dict:
+    """What snapshots.json says about the run (the replay reads it)."""
+    return {"recipe": asdict(recipe), "steps": steps, "seconds": round(seconds, 2), "metrics": metrics,
+            "snapshot_seconds": round(snapshot_seconds, 3)}
+
+
+def save_lab_model(out: Path, recipe: LabRecipe, plan, result: TrainResult, snapshots: list[Snapshot],
+                   metrics: dict, snapshot_seconds: float, command: str = "") -> tuple[Path | None, str]:
+    """The model dir (model + card + snapshots), written atomically (save_atomically)."""
+    figures = []
+    if metrics:
+        figures = [f"- held-out ({metrics['n']} sentences, seed {metrics['seed']}): exact match "
+                   f"{metrics['exact_match']:.1%}, alignment accuracy {metrics['lab_alignment']:.1%} "
+                   "(best decoder layer, head average" + (", anti-diagonal share" if recipe.task == "reverse"
+                                                           else "") + ")"]
+    overhead = snapshot_seconds / result.seconds if result.seconds else 0.0
+    notes = [f"- {len(snapshots)} snapshots kept, taking them cost {snapshot_seconds:.1f} s "
+             f"({overhead:.1%} of the training time)"]
+    if result.stopped:
+        notes.append("- stopped early (Stop button)")
+
+    def write(folder: Path) -> None:
+        write_model_dir(folder, result, plan.settings, plan.config, {k: v for k, v in metrics.items()
+                                                                      if k != "lab_alignment"},
+                        command or f"python -m transformer_core train --task {recipe.task} --preset {recipe.preset} "
+                                   f"--budget {recipe.budget_s} --seed {recipe.seed} --out {out.name}",
+                        extra_config=lab_config_fields(recipe),
+                        extra_sections=recipe_lines(recipe, plan, figures), training_notes=notes, final_dir=out)
+
+    return save_atomically(out, write, snapshots, result.history,
+                           run_info(recipe, result.steps_done, result.seconds, metrics, snapshot_seconds))
 
 
 # --- the encoder + [CLS] classifier (task "speech-level") ------------------------------------------------
@@ -282,23 +294,13 @@ def run_classifier_recipe(recipe: LabRecipe, *, out: str | Path | None = None, s
 def save_classifier_run(out: Path, recipe: LabRecipe, run, tokenizer, snapshots: list[Snapshot], metrics: dict,
                         snapshot_seconds: float) -> tuple[Path | None, str]:
     """The classifier's model dir (encoder + head, classify.save_classifier) and its snapshots, atomically."""
-    temporary = out.parent / f".{out.name}.partial-{os.getpid()}-{threading.get_ident()}"
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        shutil.rmtree(temporary, ignore_errors=True)
-        save_classifier(temporary, run.model, tokenizer, run)
-        config_path = temporary / "config.json"
+
+    def write(folder: Path) -> None:
+        save_classifier(folder, run.model, tokenizer, run)
+        config_path = folder / "config.json"
         config = json.loads(config_path.read_text(encoding="utf-8"))
         config.update(lab_recipe=asdict(recipe), metrics=metrics)
         config_path.write_text(json.dumps(config, ensure_ascii=False, indent=2), encoding="utf-8")
-        save_snapshots(temporary, snapshots, run.history,
-                       {"recipe": asdict(recipe), "name": out.name, "steps": run.steps,
-                        "seconds": round(run.seconds, 2), "metrics": metrics,
-                        "snapshot_seconds": round(snapshot_seconds, 3)})
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(temporary, out)
-        return out, ""
-    except OSError as exc:
-        shutil.rmtree(temporary, ignore_errors=True)
-        return None, f"{type(exc).__name__}: {exc.strerror or exc} ({exc.filename or out})"
+
+    return save_atomically(out, write, snapshots, run.history,
+                           run_info(recipe, run.steps, run.seconds, metrics, snapshot_seconds))
