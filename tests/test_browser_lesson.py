@@ -104,8 +104,11 @@ def test_projector_mode_walks_with_the_arrow_keys_at_1920x1080(server, browser):
     try:
         tab.goto(page_url(server, "lesson", model=MODEL, text=TEXT, step=1, present=1))
         wait_step(tab, 1)
-        assert not tab.locator("[data-testid=stSidebar]").is_visible()
-        assert not tab.locator("[data-testid=stHeader]").is_visible()  # the top navigation lives there
+        # Hidden by the page's projector <style>. One clean-clone run of 6 (2026-11-25, busy machine) saw the
+        # sidebar visible right after the step was drawn, never reproduced in 6 runs under load: a rerun may
+        # remount the style element for a moment. Wait for the hidden state (a sidebar that stays visible fails).
+        sync_api.expect(tab.locator("[data-testid=stSidebar]")).to_be_hidden(timeout=15_000)
+        sync_api.expect(tab.locator("[data-testid=stHeader]")).to_be_hidden(timeout=15_000)  # the top navigation
         assert body_font_px(tab) >= 24
         assert tab.locator("[data-testid=stImage] img").count() >= 1  # the QR code
         tab.wait_for_function("() => window.__streamlitShortcutsInitialized === true", timeout=30_000)
