@@ -52,6 +52,12 @@ def new_sentences(n: int) -> list[str]:
     return seen
 
 
+def encoder_heatmaps(model: str) -> int:
+    """Heatmaps a fully drawn /encoder page shows for `model`."""
+    cfg = core.load(model).config
+    return expected_heatmaps("encoder", cfg.n_heads, cfg.has_decoder, cfg.type_vocab_size > 0)
+
+
 def encoder_load(tab, base: str, model: str, sentence: str, heatmaps: int) -> float:
     tab.goto(page_url(base, "encoder", model=model, text=sentence, lang="English"))
     return drawn_at(tab, heatmaps, timeout=180.0) / 1000
@@ -71,8 +77,7 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     model = core.DEFAULT_MODEL
-    cfg = core.load(model).config
-    heatmaps = expected_heatmaps("encoder", cfg.n_heads, cfg.has_decoder, cfg.type_vocab_size > 0)
+    heatmaps = encoder_heatmaps(model)
     sentences = new_sentences(2 * args.pages + 1)
     lab_models = tempfile.mkdtemp(prefix="lab-pages-")
     report: dict = {"model": model, "pages": args.pages, "load_average_start": os.getloadavg()}

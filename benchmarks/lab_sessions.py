@@ -25,12 +25,11 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from lab_pages import new_sentences  # benchmarks/ is on the path: this script's own folder
+from lab_pages import encoder_heatmaps, new_sentences  # benchmarks/ is on the path: this script's own folder
 
 import transformer_core as core
 from tests.browser_helpers import (
     chromium_available,
-    expected_heatmaps,
     launch,
     page_url,
     rss_bytes,
@@ -75,8 +74,7 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     model = core.DEFAULT_MODEL
-    cfg = core.load(model).config
-    heatmaps = expected_heatmaps("encoder", cfg.n_heads, cfg.has_decoder, cfg.type_vocab_size > 0)
+    heatmaps = encoder_heatmaps(model)
     sentences = new_sentences(args.sessions)
     lab_models = tempfile.mkdtemp(prefix="lab-sessions-")
     report: dict = {"model": model, "sessions": args.sessions, "load_average_start": os.getloadavg()}

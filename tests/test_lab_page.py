@@ -49,6 +49,22 @@ def texts(at: AppTest) -> str:
     return "\n".join(str(p) for p in parts)
 
 
+def train_until_finished(at: AppTest, task: str, preset: str, timeout: float = 180.0) -> None:
+    """Choose the task and preset, press Start, and rerun (as the page's polling does) until the run ends."""
+    # (set through the session state: AppTest would format the options outside the script, in Korean)
+    at.session_state["lab_task"] = task
+    at.session_state["lab_preset"] = preset
+    at.run()
+    at.button(key="lab_start").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    deadline = time.monotonic() + timeout
+    while "Training finished" not in texts(at):
+        assert time.monotonic() < deadline, texts(at)
+        time.sleep(1.0)
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+
+
 def test_lab_form_shows_every_preset_with_its_numbers():
     at = open_lab()
     assert at.selectbox(key="lab_task").value == "ko-en"
@@ -81,18 +97,7 @@ def test_the_sidebar_sentence_that_is_the_default_probe_is_named_as_the_users_no
 
 def test_a_tiny_run_started_on_the_page_finishes_saves_and_replays(lab_models_folder):
     at = open_lab(max_steps="15")
-    # (set through the session state: AppTest would format the options outside the script, in Korean)
-    at.session_state["lab_task"] = "reverse"
-    at.session_state["lab_preset"] = "tiny"
-    at.run()
-    at.button(key="lab_start").click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    deadline = time.monotonic() + 180
-    while "Training finished" not in texts(at):
-        assert time.monotonic() < deadline, texts(at)
-        time.sleep(1.0)
-        at.run()
-        assert not at.exception, [e.value for e in at.exception]
+    train_until_finished(at, "reverse", "tiny")
     assert "Saved as" in texts(at)
     assert "did all its 15 steps but ended short of its goal" in texts(at)  # 15 tiny steps cannot reach it
     saved = [p for p in lab_models_folder.iterdir() if p.is_dir()]
@@ -135,16 +140,7 @@ def test_the_speech_level_task_offers_encoder_only_presets():
 
 def test_a_speech_level_run_started_on_the_page_shows_its_accuracy_and_the_cls_row_per_layer(lab_models_folder):
     at = open_lab(max_steps="30", text="고양이가 공원에서 생선을 먹었어요.")  # the task's default probe
-    at.session_state["lab_task"] = "speech-level"
-    at.session_state["lab_preset"] = "tiny"
-    at.run()
-    at.button(key="lab_start").click().run()
-    deadline = time.monotonic() + 180
-    while "Training finished" not in texts(at):
-        assert time.monotonic() < deadline, texts(at)
-        time.sleep(1.0)
-        at.run()
-        assert not at.exception, [e.value for e in at.exception]
+    train_until_finished(at, "speech-level", "tiny")
     shown = texts(at)
     assert "accuracy" in shown and "[CLS] row peaks on the verb ending" in shown
     assert "speech-level · tiny" in shown and "· held-out accuracy" in shown  # the finished-jobs list
