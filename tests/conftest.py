@@ -97,3 +97,28 @@ def one_torch_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(threads)
+
+
+@pytest.fixture(scope="session")
+def redis_server_url():
+    """A real redis-server on a free loopback port for the whole session (tests flush what they use)."""
+    from tests.servers import running_redis
+
+    with running_redis() as (url, _process):
+        yield url
+
+
+@pytest.fixture(params=["memory", "redis"])
+def shared_store(request):
+    """Each test that takes it runs twice: against the in-process store and against a real Redis."""
+    from transformer_core.store import MemoryStore
+
+    if request.param == "memory":
+        yield MemoryStore()
+        return
+    from transformer_core.store.redis_store import RedisStore
+
+    store = RedisStore(request.getfixturevalue("redis_server_url"))
+    store.client.flushdb()
+    yield store
+    store.client.flushdb()

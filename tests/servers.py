@@ -1,0 +1,65 @@
+"""Real servers for tests: redis-server on a free loopback port, stopped when the test session ends.
+
+No fakes: the Redis backends (live classes, the lab's queue) are tested against Debian's redis-server,
+which `.ci/run` installs. Without it the Redis tests are skipped with the reason, except under CI=true,
+where a missing redis-server fails the run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+
+import pytest
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now (the OS picks it on 127.0.0.1)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def require_binary(name: str, package: str) -> str:
+    """The binary's path; skips the test without it (fails under CI=true, where .ci/run installs it)."""
+    path = shutil.which(name) or (f"/usr/sbin/{name}" if os.path.exists(f"/usr/sbin/{name}") else None)
+    if path:
+        return path
+    message = f"{name} not found (apt-get install -y {package})"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI=true but {message}")
+    pytest.skip(message)
+
+
+def wait_for_port(port: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
+
+
+@contextlib.contextmanager
+def running_redis() -> Iterator[tuple[str, subprocess.Popen]]:
+    """A fresh redis-server (no persistence, loopback only); yields its URL and process."""
+    binary = require_binary("redis-server", "redis-server")
+    port = free_port()
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--protected-mode", "yes", "--loglevel", "warning"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(port)
+        yield f"redis://127.0.0.1:{port}/0", process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
