@@ -168,7 +168,7 @@ def translate_all(loaded, sentences: Sequence[Sentence], report: Callable | None
         notice = answer.get("outside_training") if report else None
         results.append(Result(topic=sentence.topic, level=sentence.level, korean=sentence.korean, output=output,
                               missing=missing_slots(output, sentence.slots),
-                              unknown_words=list(answer.get("unknown_words") or []),
+                              unknown_words=[str(word) for word in answer.get("unknown_words") or []],
                               outside_training=None if notice is None else bool(notice)))
         if progress:
             progress(index, len(sentences))

@@ -138,3 +138,26 @@ def test_main_prints_coverage_of_the_tiny_models_outputs(everyday, tmp_path, tin
         assert "recall n/a, precision n/a" in printed
     else:
         assert "outside_training notice: fired on" in printed
+
+
+def test_notice_rates_follow_the_reports_outside_training_flag(everyday, tiny_model_dir):
+    """With a report that has the flag (here: the fallback's real output, flagged when the text has 생선을), the
+    summary's notice rates are those of the flag against the uncovered sentences, counted here."""
+    sentences = [everyday.Sentence("food", "haera", text, "", slots) for text, slots in
+                 [("고양이가 생선을 먹는다", (("zebra",),)), ("고양이가 먹는다", (("zebra",),)),
+                  ("생선을 먹는다", (tuple(TINY_WORDS[:-2]),)), ("고양이가", (tuple(TINY_WORDS[:-2]),))]]
+
+    def report(loaded, text):
+        return {**everyday.fallback_report(loaded, text), "outside_training": "생선을" in text}
+
+    results = everyday.translate_all(transformer_core.load(tiny_model_dir), sentences, report)
+    wrong = [bool(everyday.missing_slots(r.output, s.slots)) for r, s in zip(results, sentences, strict=True)]
+    fired = ["생선을" in s.korean for s in sentences]
+    hits = sum(w and f for w, f in zip(wrong, fired, strict=True))
+    notice = everyday.summarize(results)["notice"]
+    assert notice["recall"] == hits / sum(wrong)
+    assert notice["precision"] == hits / sum(fired)
+    assert notice["fired_on_correct"] == sum(f and not w for w, f in zip(wrong, fired, strict=True))
+    summary_text = everyday.format_summary("tiny", Path("x.tsv"), everyday.summarize(results), results, False)
+    assert f"recall {100 * hits / sum(wrong):.1f} %" in summary_text
+    assert "not available" not in summary_text
