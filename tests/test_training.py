@@ -79,20 +79,6 @@ def test_sampled_softmax_keeps_every_label_and_renumbers_it():
     assert len(candidates) <= 21
 
 
-def test_padding_is_ignored_by_the_loss():
-    torch.manual_seed(0)
-    config = tiny_config("ko-en")
-    model = transformer_core.Transformer(config)
-    src = torch.tensor([[10, 11, EOS_ID]])
-    decoder_input = torch.tensor([[BOS_ID, 20, 21]])
-    labels = torch.tensor([[20, 21, EOS_ID]])
-    padded = (torch.tensor([[10, 11, EOS_ID, PAD_ID]]), torch.tensor([[BOS_ID, 20, 21, PAD_ID]]),
-              torch.tensor([[20, 21, EOS_ID, PAD_ID]]))
-    model.eval()
-    plain = train.loss_on(model, (src, decoder_input, labels), 0.1)
-    assert torch.allclose(plain, train.loss_on(model, padded, 0.1), atol=1e-5)
-
-
 def test_cli_writes_a_loadable_model_dir(tmp_path):
     out = tmp_path / "ko-en-tiny"
     assert train.main(["--task", "ko-en", "--out", str(out), "--tiny", "--steps", "30", "--eval-n", "20",
