@@ -92,3 +92,28 @@ def expected_metrics(counts: list[SentenceCount], groups: list[str]) -> dict:
                      for i in range(n_layers)],
         "scored_words": sum(c.layer_hits[0][1] for c in counts),
     }
+
+
+def assert_lab_figures_match_a_recount(model_dir, task: str, metrics: dict) -> None:
+    """The lab's final exact match and alignment (`metrics`: n, seed, exact_match, lab_alignment) equal the
+    recount on the saved model over the same held-out examples (the best layer's head average)."""
+    import pytest
+
+    import transformer_core as core
+    from transformer_core.training.recipes import held_out_examples
+
+    loaded = core.load(model_dir)
+    examples = held_out_examples(task, loaded.tokenizer, metrics["n"], metrics["seed"])
+    expected = expected_metrics([recount(loaded.model, e) for e in examples], [e.group for e in examples])
+    figures = (metrics["exact_match"], metrics["lab_alignment"])
+    recounted = (expected["exact_match"], max(expected["per_layer"]))
+    assert figures == pytest.approx(recounted, abs=1e-12), f"lab {figures} != recount {recounted}"
+
+
+def greedy_text(loaded, text: str) -> str:
+    """The output text of greedy decoding by hand, with trace_text's limit (the paper's input length + 50)."""
+    from transformer_core.inference.text import encode_text, output_limit
+
+    ids, _ = encode_text(loaded, text)
+    out = greedy_by_hand(loaded.model.eval(), ids, output_limit(loaded.config, len(ids)))
+    return loaded.tokenizer.decode(out, skip_special_tokens=True)
