@@ -265,12 +265,13 @@ def test_query_key_map_projects_queries_and_keys_on_the_same_axes(ko_en, small_c
     scale = math.sqrt(np.linalg.norm(k, axis=1).mean() / np.linalg.norm(q, axis=1).mean())
     both = np.concatenate([q * scale, k / scale]).astype(np.float64)
     centred = both - both.mean(0)
-    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    _, singular, vt = np.linalg.svd(centred, full_matrices=False)
     for i, coords in enumerate((qk.x, qk.y)):
         expected = centred @ vt[i]
         assert np.allclose(np.abs(coords), np.abs(expected), atol=1e-4)
     assert qk.sentence[0] == 0 and qk.token[0] == "<s>"
-    assert 0 < qk.explained[1] <= qk.explained[0] <= 1
+    # share of the variance on each axis: s_i^2 / sum of all s^2
+    assert qk.explained == pytest.approx(tuple(singular[:2] ** 2 / (singular ** 2).sum()), abs=1e-5)
 
 
 def test_cache_is_per_model_and_corpus(ko_en, small_corpus):

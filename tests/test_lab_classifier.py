@@ -7,13 +7,12 @@ import pytest
 import torch
 
 import transformer_core as tc
+from tests.classifier_recount import cls_logits_by_hand, last_word_piece, recount_classifier
 from transformer_core.data import BOS_ID
 from transformer_core.tracing.names import AttentionKind, attention_name
 from transformer_core.training.classify import SPEECH_LEVELS, EncoderClassifier, load_classifier, speech_level_data
 from transformer_core.training.lab_run import run_lab_recipe
 from transformer_core.training.recipes import PRESETS, LabRecipe, count_parameters, lab_plan, planned_steps
-
-ENDING_PUNCTUATION = {".", "?", "</s>"}
 
 
 @pytest.fixture(scope="module")
@@ -22,36 +21,6 @@ def finished_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("lab") / "speech"
     recipe = LabRecipe("speech-level", "tiny", budget_s=120, seed=0, max_steps=120)
     return recipe, out, run_lab_recipe(recipe, out=out, eval_n=40)
-
-
-def last_word_piece(pieces: list[str]) -> int:
-    """Written again here: the last piece that is not punctuation or </s> (the verb ending's last piece)."""
-    return max(i for i, piece in enumerate(pieces) if piece not in ENDING_PUNCTUATION)
-
-
-def cls_logits_by_hand(model: EncoderClassifier, ids: torch.Tensor) -> tuple[torch.Tensor, dict]:
-    """The encoder's recorded pass, its [CLS] row (position 0 of encoder.out) and the head written out:
-    logits = W h + b (not the classifier's forward). Returns (logits [n_labels], the trace)."""
-    trace = model.encoder.trace(ids)
-    cls_row = trace["encoder.out"][0, 0].double()  # [D]
-    weight, bias = model.head.weight.double(), model.head.bias.double()  # [n_labels, D], [n_labels]
-    return torch.stack([(weight[k] * cls_row).sum() + bias[k] for k in range(len(bias))]), trace
-
-
-def recount_classifier(model: EncoderClassifier, tokenizer, examples) -> tuple[float, float]:
-    """(accuracy, share whose last-layer head-averaged [CLS] row peaks on the verb ending's last piece), one
-    sentence at a time, unpadded, from the recorded pass and the head written out."""
-    right = on_ending = 0
-    last = attention_name(AttentionKind.ENCODER_SELF, model.encoder.config.n_encoder_layers - 1)
-    model.eval()
-    for example in examples:
-        ids = torch.tensor([list(example.ids)])
-        with torch.no_grad():
-            logits, trace = cls_logits_by_hand(model, ids)
-            row = trace[last][0, :, 0, :].mean(0)
-        right += int(logits.argmax()) == example.label
-        on_ending += int(row.argmax()) == last_word_piece(tokenizer.convert_ids_to_tokens(list(example.ids)))
-    return right / len(examples), on_ending / len(examples)
 
 
 def test_the_lab_run_of_the_classifier_reports_figures_that_a_sentence_by_sentence_recount_confirms(finished_run):

@@ -5,11 +5,13 @@ from __future__ import annotations
 import csv
 import json
 
+import pytest
 import torch
 from safetensors.torch import load_file
 
 import transformer_core
 from tests import parity_checks as checks
+from tests.heldout_recount import expected_metrics, recount
 from transformer_core.analysis import evaluate
 from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, build_tokenizer
 from transformer_core.inference.batching import pad_batch
@@ -99,8 +101,11 @@ def test_cli_writes_a_loadable_model_dir(tmp_path):
         torch.testing.assert_close(state[name], tensor, rtol=0, atol=0, msg=name)
     checks.check_text_trace_is_the_models_own_output(loaded, "고양이가 생선을 먹는다.")
     metrics = evaluate.evaluate_model(loaded, n=10, seed=3)
-    assert 0.0 <= metrics["exact_match"] <= 1.0 and 0.0 <= metrics["alignment_accuracy"] <= 1.0
-    assert len(metrics["per_layer"]) == loaded.config.n_decoder_layers
+    examples = evaluate.ko_en_examples(loaded.tokenizer, 10, 3, core=evaluate.trained_on_core(loaded))
+    expected = expected_metrics([recount(loaded.model, e) for e in examples], [e.group for e in examples])
+    assert metrics["exact_match"] == pytest.approx(expected["exact_match"], abs=1e-12)
+    assert metrics["per_layer"] == pytest.approx(expected["per_layer"], abs=1e-12)
+    assert metrics["alignment_accuracy"] == pytest.approx(max(expected["per_layer"]), abs=1e-12)
 
 
 def test_batched_generation_used_by_evaluate_matches_the_core(tmp_path):
