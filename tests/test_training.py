@@ -127,7 +127,8 @@ def test_time_budget_drives_the_cool_down_and_the_curriculum():
     assert train.training_progress(100, 0.0, settings) == 0.1
     assert train.training_progress(100, 45.0, settings) == 0.75  # the clock is ahead of the steps
     assert train.learning_rate(100, settings, progress=1.0) == 0.0
-    assert train.learning_rate(100, settings, progress=0.5) > 0.0
+    # half-way, before the cool-down (the last 20 %): peak * min(step / warmup, sqrt(warmup / step)), written out
+    assert train.learning_rate(100, settings, progress=0.5) == pytest.approx(3e-3 * (10 / 100) ** 0.5, rel=1e-12)
     assert train.curriculum_length(0.0, settings) == 8
     assert 8 < train.curriculum_length(0.25, settings) < 64
     assert train.curriculum_length(0.5, settings) == train.curriculum_length(0.9, settings) == 64
