@@ -63,6 +63,55 @@ def lengths(corpus: H.Corpus) -> np.ndarray:
     return np.array([len(item.source_ids) for item in corpus.items], dtype=np.float64)
 
 
+def recount_head_statistics(loaded, corpus: H.Corpus) -> dict[Head, dict[str, float | None]]:
+    """Every head's pooled statistics recounted from raw offsets, one unpadded trace per sentence: for each real
+    query i, the weight on key i (diagonal), i - 1 (previous, 0 for i = 0), i + 1 (next, 0 past the last key),
+    key 0 (first), the last key (last), -sum w log w (entropy), averaged over all query tokens of the corpus;
+    aligned (cross-attention only): the weight row t puts on target word t's gold source tokens, averaged over
+    words with a gold alignment."""
+    sums: dict[Head, dict[str, float]] = {}
+    queries: dict[AttentionKind, int] = {}
+    aligned_words = 0
+    for item in corpus.items:
+        trace = loaded.model.trace(torch.tensor([item.source_ids]), torch.tensor([item.decoder_ids]))
+        for kind, n_q, n_k in ((AttentionKind.ENCODER_SELF, len(item.source_ids), len(item.source_ids)),
+                               (AttentionKind.DECODER_SELF, len(item.decoder_ids), len(item.decoder_ids)),
+                               (AttentionKind.CROSS, len(item.decoder_ids), len(item.source_ids))):
+            queries[kind] = queries.get(kind, 0) + n_q
+            for layer in range(loaded.config.n_encoder_layers if kind is AttentionKind.ENCODER_SELF
+                               else loaded.config.n_decoder_layers):
+                weights = trace[attention_name(kind, layer, "weights")][0].double()  # [H, n_q, n_k]
+                for h in range(weights.shape[0]):
+                    w = weights[h].tolist()
+                    total = sums.setdefault(Head(kind, layer, h), dict.fromkeys(H.STATS, 0.0))
+                    for i, row in enumerate(w):
+                        total["diagonal"] += row[i] if i < n_k else 0.0
+                        total["previous"] += row[i - 1] if 0 <= i - 1 < n_k else 0.0
+                        total["next"] += row[i + 1] if i + 1 < n_k else 0.0
+                        total["first"] += row[0]
+                        total["last"] += row[n_k - 1]
+                        total["entropy"] -= sum(p * math.log(p) for p in row if p > 0)
+                    if kind is AttentionKind.CROSS:
+                        for t, sources in enumerate(item.gold):
+                            total["aligned"] += sum(w[t][j] for j in sources)
+        aligned_words += sum(1 for sources in item.gold if sources)
+    out = {}
+    for head, total in sums.items():
+        out[head] = {stat: total[stat] / queries[head.kind] for stat in H.STATS if stat != "aligned"}
+        out[head]["aligned"] = total["aligned"] / aligned_words if head.kind is AttentionKind.CROSS else None
+    return out
+
+
+def expected_groups(recounted: dict[Head, dict]) -> dict[str, set[Head]]:
+    """A head belongs to its largest behaviour share when that share is at least one half, else to 'mixed'."""
+    groups: dict[str, set[Head]] = {}
+    for head, values in recounted.items():
+        shares = {b: values[b] for b in H.BEHAVIOURS if values[b] is not None}
+        best = max(shares, key=lambda b: shares[b])
+        groups.setdefault(best if shares[best] >= 0.5 else H.MIXED, set()).add(head)
+    return groups
+
+
 def test_pure_diagonal_head_scores_one_on_diagonal_and_zero_on_previous(ko_en, small_corpus):
     stats = H.corpus_statistics(ko_en, small_corpus, batch_size=5, patches=plant(torch.eye))
     assert np.allclose(enc0(stats, "diagonal"), 1.0)
@@ -182,14 +231,22 @@ def test_reverse_model_cross_attention_is_found_aligned(reverse):
     assert all(stats.value(h, "aligned") is None for h in stats.heads if h.kind is not AttentionKind.CROSS)
 
 
-def test_ko_en_toy_groups_as_measured(ko_en):
-    """What 100 held-out sentences show (docs/corpus.md): the layer-1 cross-attention heads are alignment heads,
-    the decoder's self-attention has diagonal heads, and no head is a previous-token head."""
-    stats = H.corpus_statistics(ko_en, H.heldout_corpus(ko_en, 100))
-    groups = head_groups.head_groups(stats)
-    assert {Head("cross", 1, h) for h in range(4)} <= set(groups["aligned"])
-    assert "previous" not in groups
-    assert groups.get("diagonal") and all(h.kind is AttentionKind.DECODER_SELF for h in groups["diagonal"])
+def test_ko_en_toy_statistics_and_groups_match_a_recount_from_raw_offsets_and_gold_alignments(ko_en):
+    """Every head's pooled statistics on 60 held-out sentences (padded batches of 16) against the recount from one
+    unpadded trace per sentence, and the named groups against the groups that recount gives."""
+    corpus = H.heldout_corpus(ko_en, 60)
+    stats = H.corpus_statistics(ko_en, corpus, batch_size=16)
+    recounted = recount_head_statistics(ko_en, corpus)
+    assert set(recounted) == set(stats.heads)
+    for head, values in recounted.items():
+        for stat, expected in values.items():
+            if expected is None:
+                assert stats.value(head, stat) is None, (head, stat)
+            else:
+                assert stats.value(head, stat) == pytest.approx(expected, abs=1e-5), (head, stat)
+    groups = {name: set(heads) for name, heads in head_groups.head_groups(stats).items()}
+    assert groups == expected_groups(recounted)
+    assert groups.get("aligned")  # the sample names some alignment heads: the comparison is not of empty sets
     assert np.allclose(stats.profiles.sum(1), 1.0)
 
 
@@ -208,12 +265,13 @@ def test_query_key_map_projects_queries_and_keys_on_the_same_axes(ko_en, small_c
     scale = math.sqrt(np.linalg.norm(k, axis=1).mean() / np.linalg.norm(q, axis=1).mean())
     both = np.concatenate([q * scale, k / scale]).astype(np.float64)
     centred = both - both.mean(0)
-    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    _, singular, vt = np.linalg.svd(centred, full_matrices=False)
     for i, coords in enumerate((qk.x, qk.y)):
         expected = centred @ vt[i]
         assert np.allclose(np.abs(coords), np.abs(expected), atol=1e-4)
     assert qk.sentence[0] == 0 and qk.token[0] == "<s>"
-    assert 0 < qk.explained[1] <= qk.explained[0] <= 1
+    # share of the variance on each axis: s_i^2 / sum of all s^2
+    assert qk.explained == pytest.approx(tuple(singular[:2] ** 2 / (singular ** 2).sum()), abs=1e-5)
 
 
 def test_cache_is_per_model_and_corpus(ko_en, small_corpus):
@@ -233,7 +291,10 @@ def test_text_corpus_generates_then_records_like_trace_text(ko_en):
     assert list(corpus.items[0].decoder_ids) == single.trace["tgt.ids"][0].tolist()
     stats = H.corpus_statistics(ko_en, corpus)
     assert all(stats.value(h, "aligned") is None for h in stats.heads)
-    json.dumps(stats.rows())  # None, not NaN, where unknown
+    rows = stats.rows()
+    assert all(row["aligned"] is None for row in rows)  # no gold alignment: unknown, not NaN
+    assert all(row[stat] is not None for row in rows for stat in H.STATS if stat != "aligned")
+    json.dumps(rows, allow_nan=False)  # raises ValueError on a NaN anywhere
 
 
 def test_bad_corpus_input_gets_a_reason(ko_en, reverse):
@@ -254,17 +315,21 @@ def test_cli_prints_the_json_the_issue_names(reverse, capsys):
 
     assert main(["heads", "--model", "reverse", "--n", "6", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["sentences"] == 6 and out["seconds"] >= 0
+    assert out["sentences"] == 6 and isinstance(out["seconds"], float)
     assert len(out["heads"]) == 3 * 2 * 4
     keys = {"kind", "layer", "head", "diagonal", "previous", "next", "first", "last", "aligned", "entropy"}
     assert all(set(row) == keys for row in out["heads"])
-    # The same numbers as the library computes on the same sample.
-    stats = H.corpus_statistics(reverse, H.heldout_corpus(reverse, 6))
-    for row, head in zip(out["heads"], stats.heads, strict=True):
-        assert (row["kind"], row["layer"], row["head"]) == (head.kind.value, head.layer, head.head)
-        assert row["aligned"] == (pytest.approx(stats.value(head, "aligned"), abs=1e-5)
-                                  if head.kind is AttentionKind.CROSS else None)
-        assert row["previous"] == pytest.approx(stats.value(head, "previous"), abs=1e-5)
+    # Against the recount from raw offsets and gold alignments (not the library the CLI calls).
+    recounted = recount_head_statistics(reverse, H.heldout_corpus(reverse, 6))
+    assert [(row["kind"], row["layer"], row["head"]) for row in out["heads"]] == \
+        [(h.kind.value, h.layer, h.head) for h in H.all_heads(reverse)]
+    for row in out["heads"]:
+        head = Head(AttentionKind(row["kind"]), row["layer"], row["head"])
+        for stat, expected in recounted[head].items():
+            if expected is None:
+                assert row[stat] is None, (head, stat)
+            else:
+                assert row[stat] == pytest.approx(expected, abs=2e-6), (head, stat)
 
 
 def test_cli_reads_a_corpus_file_and_refuses_bad_ones(tmp_path, capsys):

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 import pytest
+import torch
 
 import transformer_core as core
 from explorer.figures import corpus as cfig
@@ -75,12 +76,26 @@ def test_the_head_and_behaviour_live_in_the_url_and_the_links_carry_the_head():
 
 
 def test_the_most_and_least_sentences_are_the_extremes_of_the_per_sentence_values():
+    """The two tables against a recount: cross-attention head (layer 1, head 0)'s share of weight on the gold
+    source tokens, per sentence from one unpadded trace each, over the same 50 held-out sentences; the five
+    highest and the five lowest, with their texts."""
     at = open_page(chead="cross.1.0", behaviour="aligned")
     most, least = at.dataframe[2].value, at.dataframe[3].value
-    column = t("corpus.stat.aligned", "en")
-    assert list(most[column]) == sorted(most[column], reverse=True)
-    assert list(least[column]) == sorted(least[column])
-    assert most[column].iloc[0] >= least[column].iloc[-1]
+    column, sentence = t("corpus.stat.aligned", "en"), t("corpus.sentence", "en")
+    loaded = core.load("ko-en-toy")
+    recounted = []
+    for item in H.heldout_corpus(loaded, 50).items:
+        trace = loaded.model.trace(torch.tensor([item.source_ids]), torch.tensor([item.decoder_ids]))
+        weights = trace["decoder.1.cross_attn.weights"][0, 0].double()  # [T, S]
+        scored = [(t_, sources) for t_, sources in enumerate(item.gold) if sources]
+        share = sum(float(weights[t_, list(sources)].sum()) for t_, sources in scored) / len(scored)
+        recounted.append((share, item.text))
+    ranked = sorted(recounted, key=lambda pair: -pair[0])
+    assert ranked[0][0] - ranked[-1][0] > 0.05  # the sentences differ: picking the wrong five would show
+    assert list(most[column]) == pytest.approx([v for v, _ in ranked[:5]], abs=5.01e-4)  # shown to 3 decimals
+    assert list(least[column]) == pytest.approx([v for v, _ in ranked[::-1][:5]], abs=5.01e-4)
+    assert list(most[sentence]) == [text for _, text in ranked[:5]]
+    assert list(least[sentence]) == [text for _, text in ranked[::-1][:5]]
 
 
 @pytest.mark.parametrize("text, key", [

@@ -48,9 +48,19 @@ def test_explain_json_has_the_issue_keys_and_matches_the_traced_pass(capsys):
     rollout = np.array(data["rollout"])
     assert rollout.shape == (s, s)
     np.testing.assert_allclose(rollout.sum(-1), 1.0, atol=1e-5)
-    for row, check in zip(data["integrated_gradients"], data["ig_completeness"], strict=True):
-        assert sum(row) == pytest.approx(check["sum"], abs=1e-4)
-        assert check["sum"] == pytest.approx(check["delta"], rel=0.05, abs=1e-2)  # 16 steps: a few per cent
+    # Completeness against two plain forward passes written out here: f_t = log p(output token t) at row t,
+    # at the input and at the baseline (token embeddings zero, positional encoding kept: src.embed zeroed).
+    model = core.load("ko-en-toy").model.eval()
+    src, tgt = traced.trace["src.ids"], traced.trace["tgt.ids"]
+    chosen = core.load("ko-en-toy").tokenizer.convert_tokens_to_ids(data["output_tokens"])
+    with torch.no_grad():
+        at_input = torch.log_softmax(model(src, tgt)[0].double(), -1)
+        at_baseline = torch.log_softmax(model(src, tgt, patches={"src.embed": torch.zeros_like})[0].double(), -1)
+    deltas = [float(at_input[t, token] - at_baseline[t, token]) for t, token in enumerate(chosen)]
+    assert max(abs(d) for d in deltas) > 0.5  # the baseline is far from the input: the check has teeth
+    for row, check, delta in zip(data["integrated_gradients"], data["ig_completeness"], deltas, strict=True):
+        assert check["delta"] == pytest.approx(delta, abs=1e-4)
+        assert sum(row) == pytest.approx(delta, rel=0.05, abs=1e-2)  # 16 midpoint steps: a few per cent
 
 
 def test_explain_json_for_the_attention_rnn_has_its_one_alignment_and_no_rollout(capsys):

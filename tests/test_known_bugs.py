@@ -26,20 +26,26 @@ import pytest
 import explorer.figures.figures as figures
 import explorer.figures.generation as generation_figures
 import transformer_core.analysis.head_patches as head_patches
+import transformer_core.analysis.scoring as scoring
+import transformer_core.data.splits as splits
 import transformer_core.inference.generation as generation
 import transformer_core.io.interop as interop
 import transformer_core.models.masks as masks
 import transformer_core.models.rnn as rnn
 import transformer_core.models.transformer as model
+import transformer_core.training.loop as loop
 import transformer_core.training.snapshots as snapshots
 from tests import parity_checks as checks
 from tests import test_beam_search_exhaustive as beam_tests
+from tests import test_data as data_tests
 from tests import test_generation as generation_tests
 from tests import test_generation_figures as generation_figure_tests
+from tests import test_heldout_scoring as heldout_tests
 from tests import test_lab_jobs as lab_tests
 from tests import test_patching as patching_tests
 from tests import test_rnn as rnn_tests
 from tests import test_sampling_frequencies as sampling_tests
+from tests import test_training_loss as loss_tests
 
 pytestmark = pytest.mark.filterwarnings("ignore:enable_nested_tensor is True:UserWarning")
 
@@ -79,6 +85,24 @@ class Bug:
 
 def bug(owner: object, name: str, *edits: tuple[str, str]) -> Bug:
     return Bug(owner, name, tuple(edits))
+
+
+def with_monkeypatch(test: Callable[..., None], *args: object) -> Callable[[], None]:
+    """A check from a test that takes pytest's monkeypatch fixture (last argument), run with its own."""
+    def check() -> None:
+        with pytest.MonkeyPatch.context() as patcher:
+            test(*args, patcher)
+    return check
+
+
+def loss_check(path: str, which: str) -> Callable[[], None]:
+    """test_training_loss's check of the full or sampled softmax path on the Transformer or the RNN."""
+    model_of = dict(loss_tests.models())
+    if path == "full":
+        return lambda: loss_tests.test_full_softmax_loss_is_label_smoothed_cross_entropy_over_real_positions(
+            which, model_of[which])
+    return with_monkeypatch(loss_tests.test_sampled_softmax_loss_is_label_smoothed_over_the_candidates, which,
+                            model_of[which])
 
 
 MHA, SUBLAYER = model.MultiHeadAttention, model.SublayerConnection
@@ -216,6 +240,31 @@ CASES: dict[str, tuple[Bug, list[Callable[[], None]]]] = {
                                               "on_path = paths[step][i][-1:] == chosen[step: step + 1]")),
         [lambda: generation_figure_tests.test_the_beam_tree_of_a_real_search_marks_the_returned_output(
             generation_figure_tests.core.load("ko-en-toy"))]),
+    # --- issue 32: the training loss, held-out scoring, the split (checks are the rewritten tests) ---
+    "training_loss_without_label_smoothing": (  # plain cross-entropy: passed the whole suite before issue 32
+        bug(loop, "loss_on", ("    if not sampled_softmax:", "    label_smoothing = 0.0\n    if not sampled_softmax:")),
+        [loss_check("full", "transformer"), loss_check("full", "rnn"), loss_check("sampled", "transformer"),
+         loss_check("sampled", "rnn")]),
+    "training_loss_counts_the_padding": (
+        bug(loop, "loss_on", ("labels.reshape(-1), ignore_index=PAD_ID,", "labels.reshape(-1),")),
+        [loss_tests.test_padding_positions_change_nothing_and_real_positions_do]),
+    "train_drops_the_settings_label_smoothing": (
+        bug(loop, "train", ("loss_on(model, batch, settings.label_smoothing,", "loss_on(model, batch, 0.0,")),
+        [with_monkeypatch(loss_tests.test_train_optimises_the_smoothed_loss_of_its_settings, "ko-en"),
+         with_monkeypatch(loss_tests.test_train_optimises_the_smoothed_loss_of_its_settings, "reverse")]),
+    "alignment_scored_one_row_late": (  # row t+1 (query = word t itself) read for word t
+        bug(scoring, "_count", ("alignment_hits(average[:rows], example.gold, n_words)",
+                                "alignment_hits(average[1:rows + 1], example.gold, n_words)"),
+            ("alignment_hits(weights[head, :rows], example.gold, n_words)",
+             "alignment_hits(weights[head, 1:rows + 1], example.gold, n_words)")),
+        [lambda: heldout_tests.test_score_examples_agrees_with_a_recount_one_sentence_at_a_time("ko-en-toy"),
+         lambda: heldout_tests.test_score_examples_agrees_with_a_recount_one_sentence_at_a_time("ko-en-rnn-attention")]),  # noqa: E501
+    "alignment_counts_the_appended_eos_as_a_word": (
+        bug(scoring, "_count", ("n_words = len(example.source_ids) - 1", "n_words = len(example.source_ids)")),
+        [lambda: heldout_tests.test_score_examples_agrees_with_a_recount_one_sentence_at_a_time("ko-en-toy")]),
+    "held_out_split_by_pythons_hash": (  # differs between interpreters (PYTHONHASHSEED)
+        bug(splits, "is_held_out", ('int.from_bytes(digest, "big")', "hash(text)")),
+        [data_tests.test_held_out_split_is_stable_and_about_five_percent]),
     "snapshot_store_keeps_128": (
         bug(snapshots.SnapshotStore, "__init__", ("max_count: int = 64", "max_count: int = 128")),
         [lab_tests.test_a_jobs_snapshot_store_holds_at_most_64_snapshots_and_16_mib]),

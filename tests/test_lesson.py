@@ -550,7 +550,29 @@ def test_shared_weights_and_cross_kv_are_checked_on_the_model():
     data = lesson_data(KO_EN, KO_SENTENCES[0])
     model = loaded(KO_EN).model
     assert data.facts.tied and model.lm_head.weight is model.src.token.weight  # the same Parameter
-    assert max(data.facts.cross_kv_error) < 1e-5
+    # Recomputed here, head by head from the weight rows, not through model_facts: K and V of every decoder
+    # layer's cross-attention are the FINAL encoder output times that layer's W_K, W_V (plus bias).
+    memory = data.trace.numpy("encoder.out").astype(np.float64)  # [S, D] (numpy() drops the batch axis)
+    n_heads = model.config.n_heads
+    d_k = model.config.d_model // n_heads
+    errors, trap_errors = [], []
+    for layer, block in enumerate(model.decoder.layers):
+        worst = trap = 0.0
+        for name, proj, other in (("k", block.cross_attn.w_k, block.cross_attn.w_v),
+                                  ("v", block.cross_attn.w_v, block.cross_attn.w_k)):
+            recorded = data.trace.numpy(f"decoder.{layer}.cross_attn.{name}").astype(np.float64)  # [H, S, d_k]
+            for h in range(n_heads):
+                rows = slice(h * d_k, (h + 1) * d_k)
+                weight = proj.weight.detach().double().numpy()[rows]  # [d_k, D]
+                bias = proj.bias.detach().double().numpy()[rows]
+                worst = max(worst, float(np.abs(memory @ weight.T + bias - recorded[h]).max()))
+                wrong = other.weight.detach().double().numpy()[rows]  # the trap: V projected with W_K
+                trap = max(trap, float(np.abs(memory @ wrong.T + other.bias.detach().double().numpy()[rows]
+                                              - recorded[h]).max()))
+        errors.append(worst)
+        trap_errors.append(trap)
+    assert max(errors) < 1e-4 and min(trap_errors) > 1e-2  # the right weights rebuild K, V; the swapped ones do not
+    assert data.facts.cross_kv_error == pytest.approx(errors, abs=1e-5)  # the figure the lesson prints
     view = every_view(KO_EN, "en")["shared_weights"]
     assert r"\max\lvert W_{out} - E\rvert = 0.000" in view.latex
 

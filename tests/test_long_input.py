@@ -24,6 +24,7 @@ from tests.browser_helpers import (
     streamlit_server,
     wait_drawn,
 )
+from tests.heldout_recount import greedy_by_hand
 
 MODEL = "paper-base"
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,7 +71,9 @@ def test_core_cuts_a_long_input_to_max_len_and_traces_finite_values(loaded, long
     assert traced.n_input_tokens == n_full
     assert traced.n_truncated == n_full - max_len > 0
     assert traced.trace["encoder.0.self_attn.weights"].shape == (1, loaded.config.n_heads, max_len, max_len)
-    assert 1 <= len(traced.tgt_tokens) <= 1 + 4  # BOS + at most max_new_tokens
+    # the output: greedy decoding written out (a full forward per token) on the 512 tokens kept, 4 at most
+    by_hand = greedy_by_hand(loaded.model, traced.trace["src.ids"][0].tolist(), 4)
+    assert traced.tgt_tokens == loaded.tokenizer.convert_ids_to_tokens([loaded.config.bos_token_id, *by_hand])
     for name, tensor in traced.trace.items():
         if not tensor.is_floating_point():
             continue
