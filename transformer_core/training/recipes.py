@@ -272,7 +272,9 @@ def probe_problem(task: str, text: str, tokenizer) -> dict | None:
     if not text:
         return {"reason": "empty"}
     if task in LETTER_TASKS:
-        bad = sorted({c for c in text if c not in LETTERS}, key=text.index)
+        bad = sorted({c for c in text if c not in LETTERS and not c.isspace()}, key=text.index)[:8]
+        if " " in text and len(bad) < 8:
+            bad.append("␣")  # a space: the letter tasks take one word
         if bad:
             return {"reason": "letters", "chars": bad}
         limit = 2 * LETTER_LENGTHS[1]
