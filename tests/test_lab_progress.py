@@ -95,3 +95,33 @@ def test_the_lab_models_folder_defaults_to_the_user_data_folder_outside_the_sour
     assert REPO_ROOT not in lab_models_dir().parents
     monkeypatch.setenv("TRANSFORMER_EXPLORER_LAB_MODELS", str(tmp_path / "mine"))
     assert lab_models_dir() == tmp_path / "mine"
+
+
+def test_a_model_being_saved_is_never_visible_half_written(tmp_path, monkeypatch):
+    """save_atomically writes into a hidden temporary sibling and renames it: while it writes, the final name
+    is absent (first save) or still the whole previous model (a re-save), and the picker lists neither the
+    temporary folder nor anything under the final name that is not complete."""
+    from transformer_core.training.lab_run import save_atomically
+
+    folder = tmp_path / "lab_models"
+    monkeypatch.setenv("TRANSFORMER_EXPLORER_LAB_MODELS", str(folder))
+    recipe = LabRecipe("copy", "tiny", budget_s=60, max_steps=3)
+    first = run_lab_recipe(recipe, out=folder / recipe.name, eval_n=2)
+    out = first.model_dir
+    before = (out / "model.safetensors").read_bytes()
+    seen: dict = {}
+
+    def write(temporary: Path) -> None:
+        temporary.mkdir(parents=True)
+        (temporary / "model.safetensors").write_bytes(b"half")  # a model half written
+        seen["final_during_write"] = (out / "model.safetensors").read_bytes()
+        seen["listed_during_write"] = {info.name for info in list_models(all_architectures=True)}
+        seen["temporary"] = temporary
+
+    saved, error = save_atomically(out, write, first.snapshots, first.history, {"steps": 3})
+    assert (saved, error) == (out, "")
+    assert seen["final_during_write"] == before  # the old model stayed whole while the new one was written
+    assert seen["temporary"].parent == out.parent and seen["temporary"].name.startswith(".")
+    assert seen["temporary"].name not in seen["listed_during_write"]
+    assert (out / "model.safetensors").read_bytes() == b"half"  # then the new one replaced it in one rename
+    assert not seen["temporary"].exists()
