@@ -29,7 +29,7 @@ from explorer.widgets import chart, page_header
 from transformer_core.io.loading import lab_models_dir
 from transformer_core.store import StoreUnavailable, redis_url
 from transformer_core.training import jobs as lab_jobs
-from transformer_core.training.lab_run import EVALUATING, STARTING, UNFINISHED_DIR
+from transformer_core.training.lab_run import EVALUATING, STARTING, UNFINISHED_DIR, publish_unfinished
 from transformer_core.training.recipes import (
     CLASSIFIER_TASKS,
     DEFAULT_BUDGET_S,
@@ -296,7 +296,29 @@ def show_stopped(status: dict) -> None:
     if status["save_error"]:
         st.error(tr("lab.save_failed", reason=status["save_error"]))
     elif status["model_dir"] is not None:
-        st.caption(tr("lab.saved_unfinished", name=Path(status["model_dir"]).name))
+        offer_stopped_model(status)
+
+
+def offer_stopped_model(status: dict) -> None:
+    """A stopped run's model stays in the lab's own list; its starter may put it in everyone's model picker."""
+    name = Path(status["model_dir"]).name
+    published = lab_models_dir() / name
+    if published.is_dir():
+        st.info(tr("lab.published", name=name))
+        return
+    st.caption(tr("lab.saved_unfinished", name=name))
+    if "_lab_publish_error" in st.session_state:
+        st.error(tr("lab.save_failed", reason=st.session_state.pop("_lab_publish_error")))
+    if status["owner"] == session_id():  # a callback: it runs once, before the script (see Start)
+        st.button(tr("lab.publish"), key="lab_publish", icon=":material/publish:", help=tr("lab.publish_help"),
+                  on_click=publish_clicked, args=(lab_models_dir() / UNFINISHED_DIR / name,))
+
+
+def publish_clicked(folder: Path) -> None:
+    try:
+        publish_unfinished(folder)
+    except (OSError, ValueError) as exc:
+        st.session_state["_lab_publish_error"] = f"{type(exc).__name__}: {exc}"
 
 
 def show_finished(job: lab_jobs.Job) -> None:

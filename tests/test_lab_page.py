@@ -195,6 +195,11 @@ def test_a_stopped_run_says_once_where_it_stopped_and_is_kept_out_of_the_model_p
     kept = lab_models_folder / "_unfinished" / f"lab-copy-tiny-120s-seed0-100000steps-stopped-step{step}"
     assert kept.is_dir()
     assert not any("stopped" in info.name for info in list_models(all_architectures=True))
+    at.button(key="lab_publish").click().run()  # its starter offers it to everyone, under the name that says so
+    assert not at.exception
+    assert f"**{kept.name}** is now in the model picker" in texts(at).replace("\\", "")
+    assert kept.name in {info.name for info in list_models(all_architectures=True)}
+    assert not kept.exists() and (lab_models_folder / kept.name).is_dir()
 
 
 def test_with_redis_gone_the_lab_says_it_is_unavailable_and_picks_up_again_when_it_returns(monkeypatch):

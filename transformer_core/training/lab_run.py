@@ -134,6 +134,20 @@ def model_folder(out: Path, stopped: bool, steps_done: int) -> Path:
     return out.parent / UNFINISHED_DIR / f"{out.name}-stopped-step{steps_done}" if stopped else out
 
 
+def publish_unfinished(model_dir: str | Path) -> Path:
+    """Offer a stopped run's model in everyone's model picker (its starter chose to): one rename from
+    `_unfinished/NAME-stopped-stepN` to `NAME-stopped-stepN` beside the finished models; the name still says it
+    stopped. Returns the new folder (the same one if it was published already)."""
+    model_dir = Path(model_dir)
+    target = model_dir.parent.parent / model_dir.name
+    if model_dir.parent.name != UNFINISHED_DIR:
+        raise ValueError(f"{model_dir} is not a stopped run's model ({UNFINISHED_DIR}/NAME)")
+    if target.is_dir() and not model_dir.exists():
+        return target
+    os.replace(model_dir, target)
+    return target
+
+
 def run_lab_recipe(recipe: LabRecipe, *, out: str | Path | None = None, store: SnapshotStore | None = None,
                    on_progress: ProgressCallback | None = None, should_stop: Callable[[], bool] | None = None,
                    eval_n: int = FINAL_EVAL_N, command: str = "", snapshot_eval_n: int = SNAPSHOT_EVAL_N,
