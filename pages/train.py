@@ -1,10 +1,13 @@
 """Training lab (/train): train the paper's model live and watch its attention learn the alignment.
 
-Widgets and layout only. The training runs in the lab's background workers
-(transformer_core.training.jobs.JobManager, one per server in st.cache_resource): a job per recipe,
-shared by every session that starts the same recipe; this page polls it with
-st.fragment(run_every=...) and never trains in the script thread. After the run, a step slider
-(and Play) replays the snapshots; `/train?run=NAME` replays a run saved in the lab models folder.
+Widgets and layout only. The training runs in the lab's background workers: this server's own worker
+process (transformer_core.training.jobs.JobManager), or, with TRANSFORMER_EXPLORER_REDIS_URL set, RQ workers
+anywhere (transformer_core.training.queue.RedisJobManager); one manager per server in st.cache_resource, the
+same methods either way. A job per recipe, shared by every session that starts the same recipe; this page polls
+it with st.fragment(run_every=...) and never trains in the script thread. From the first second after Start it
+says what is happening (waiting for a worker · starting · step N of M · scoring and saving) with a running clock;
+Redis going away shows "the lab is unavailable" and the page picks up again when it is back. After the run, a step
+slider (and Play) replays the snapshots; `/train?run=NAME` replays a run saved in the lab models folder.
 A link can preset the recipe (?task=reverse&preset=tiny&budget=30&seed=1, read on the first visit);
 the query parameter `max_steps` (optional) ends runs after that many steps (tests, quick demos).
 """
@@ -12,6 +15,7 @@ the query parameter `max_steps` (optional) ends runs after that many steps (test
 from __future__ import annotations
 
 import re
+import time
 import uuid
 from pathlib import Path
 
@@ -23,7 +27,9 @@ from explorer.i18n import t
 from explorer.state import lang, settings, tr
 from explorer.widgets import chart, page_header
 from transformer_core.io.loading import lab_models_dir
+from transformer_core.store import StoreUnavailable, redis_url
 from transformer_core.training import jobs as lab_jobs
+from transformer_core.training.lab_run import EVALUATING, STARTING, UNFINISHED_DIR, publish_unfinished
 from transformer_core.training.recipes import (
     CLASSIFIER_TASKS,
     DEFAULT_BUDGET_S,
@@ -38,6 +44,7 @@ from transformer_core.training.recipes import (
     lab_plan,
     meets_goal,
     planned_steps,
+    probe_problem,
     tokenizer_for,
 )
 from transformer_core.training.snapshots import KINDS, has_snapshots, load_snapshots
@@ -47,12 +54,19 @@ ensure_frame()
 BUDGETS = [30, 60, 120, 180, 300, 600]
 POLL_S = 1.0  # how often a watching page asks the job for news
 PLAY_S = 0.8  # replay speed: one snapshot per this many seconds
-RUN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
+RUN_NAME = re.compile(rf"^({UNFINISHED_DIR}/)?[A-Za-z0-9][A-Za-z0-9._-]{{0,120}}$")  # a stopped run: _unfinished/NAME
+UNAVAILABLE_POLL_S = 3.0  # how often a page asks whether the queue (Redis) is back
 
 
 @st.cache_resource(show_spinner=False)
-def lab_manager() -> lab_jobs.JobManager:
-    """ONE job manager per server: every session sees the same jobs."""
+def lab_manager():
+    """ONE job manager per server: every session sees the same jobs. With TRANSFORMER_EXPLORER_REDIS_URL the
+    queue's (every server and worker shares its jobs), else this server's own (`make run`)."""
+    url = redis_url()
+    if url:
+        from transformer_core.training.queue import RedisJobManager
+
+        return RedisJobManager(url)
     return lab_jobs.JobManager(models_dir=lab_models_dir)  # the folder is looked up when a job saves
 
 
@@ -181,41 +195,68 @@ def replay(snapshots, history: list[tuple[int, float]], task: str, key: str, sou
 # ------------------------------------------------------------------------------------------------
 # A job: live while it runs, replay when it is done
 
-def show_live(job: lab_jobs.Job, manager: lab_jobs.JobManager, session: str) -> None:
+def phase_line(status: dict, manager, job) -> bool:
+    """What the run is doing before and after its steps, with a running clock; True while it is training."""
+    now = time.time()
+    if status["state"] == lab_jobs.QUEUED:
+        position = manager.position(job)
+        clock = lab_figs.format_duration(now - status["created"])
+        if position > 1:
+            st.info(tr("lab.phase.waiting_queue", position=position, clock=clock), icon=":material/hourglass_top:")
+        else:
+            st.info(tr("lab.phase.waiting", clock=clock), icon=":material/hourglass_top:")
+        return False
+    clock = lab_figs.format_duration(now - status["phase_since"])
+    if status["phase"] in ("", STARTING) and status["step"] == 0:
+        if status["worker"] in ("", "local"):
+            st.info(tr("lab.phase.starting_local", clock=clock), icon=":material/hourglass_top:")
+        else:
+            st.info(tr("lab.phase.starting", worker=status["worker"], clock=clock), icon=":material/hourglass_top:")
+        return False
+    if status["phase"] == EVALUATING:
+        st.info(tr("lab.phase.evaluating", step=status["step"], clock=clock), icon=":material/fact_check:")
+    return True
+
+
+def show_live(job: lab_jobs.Job, manager, session: str) -> None:
     """Polls the shared job every POLL_S seconds; a full rerun when it ends."""
 
     @st.fragment(run_every=POLL_S)
     def live() -> None:
-        manager.watch(job.id, session)
-        status = job.status()
+        try:
+            manager.watch(job.id, session)
+            status = job.status()
+        except StoreUnavailable as exc:
+            st.error(tr("lab.unavailable", reason=str(exc)))
+            return
         if status["state"] not in lab_jobs.ACTIVE:
             st.rerun(scope="app")
+        if st.session_state.get("_lab_stopping") == job.id:
+            st.info(tr("lab.stopping"))
         recipe = status["recipe"]
-        if status["state"] == lab_jobs.QUEUED:
-            running = len([j for j in manager.jobs() if j.state == lab_jobs.RUNNING])
-            st.info(tr("lab.queued", position=manager.position(job), n=running))
+        if not phase_line(status, manager, job):
             return
         planned = planned_steps(recipe)
-        fraction = lab_figs.progress_fraction(status["step"], status["seconds"], recipe.budget_s, planned)
-        remaining = lab_figs.remaining_seconds(status["step"], status["seconds"], recipe.budget_s, planned)
+        seconds = min(status["seconds"], recipe.budget_s)  # the last step may end a moment after the budget
+        fraction = lab_figs.progress_fraction(status["step"], seconds, recipe.budget_s, planned)
+        remaining = lab_figs.remaining_seconds(status["step"], seconds, recipe.budget_s, planned)
         st.progress(fraction, text=tr("lab.progress", step=status["step"], steps=planned,
-                                      elapsed=lab_figs.format_duration(status["seconds"]),
+                                      elapsed=lab_figs.format_duration(seconds),
                                       budget=lab_figs.format_duration(recipe.budget_s),
                                       remaining=lab_figs.format_duration(remaining), rate=status["steps_per_s"]))
         st.caption(tr("lab.watchers", n=len(job.viewers())))
         snapshots = status["snapshots"]
         latest = snapshots[-1] if snapshots else None
-        # Redrawn when a snapshot arrives, built once for every watching session (30 students, one figure)
-        chart(live_curves(job.id, latest.step if latest else 0, lang(), status), "lab_curves",
-              key="lab_live_curves")
+        # Redrawn when a snapshot arrives (at least every few seconds of training), built once for every session
+        source = f"{job.id}@{getattr(job, 'run', '')}"  # a restarted recipe's new run draws afresh
+        chart(live_curves(source, latest.step if latest else 0, lang(), status), "lab_curves", key="lab_live_curves")
         if latest is None:
-            st.info(tr("lab.starting"))
             return
         st.text(t("lab.now_says", lang(), step=latest.step,
                   output=shown_output(latest, recipe.task)))  # plain text: no Markdown escaping
         show_cls_rows(latest, recipe.task, key="lab_live_cls")
         kind, layer, head = attention_pickers(latest, "lab_live_pick")
-        show_attention(latest, kind, layer, head, key="lab_live_attention", source=job.id)
+        show_attention(latest, kind, layer, head, key="lab_live_attention", source=source)
 
     live()
 
@@ -236,15 +277,64 @@ def done_line(task: str, metrics: dict, steps: int, seconds: float) -> None:
                   align=metrics["lab_alignment"]))
 
 
+def failure_line(status: dict) -> None:
+    if status["error_code"] == "worker_lost":
+        from transformer_core.training.queue import HEARTBEAT_TTL_S
+
+        st.error(tr("lab.worker_lost", worker=status["worker"], seconds=HEARTBEAT_TTL_S))
+    else:
+        st.error(tr("lab.failed", reason=status["error"]))
+
+
+def show_stopped(status: dict) -> None:
+    """One message: where it stopped; the scores of what it learned so far as a caption; where it is kept."""
+    recipe, metrics = status["recipe"], status["metrics"]
+    st.warning(tr("lab.stopped_at", step=status["step"], seconds=status["seconds"], planned=planned_steps(recipe)))
+    if metrics:
+        key = "lab.stopped_scores_classifier" if recipe.task in CLASSIFIER_TASKS else "lab.stopped_scores"
+        st.caption(tr(key, n=metrics["n"], exact=metrics["exact_match"], align=metrics["lab_alignment"]))
+    if status["save_error"]:
+        st.error(tr("lab.save_failed", reason=status["save_error"]))
+    elif status["model_dir"] is not None:
+        offer_stopped_model(status)
+
+
+def offer_stopped_model(status: dict) -> None:
+    """A stopped run's model stays in the lab's own list; its starter may put it in everyone's model picker."""
+    name = Path(status["model_dir"]).name
+    published = lab_models_dir() / name
+    if published.is_dir():
+        st.info(tr("lab.published", name=name))
+        return
+    st.caption(tr("lab.saved_unfinished", name=name))
+    if "_lab_publish_error" in st.session_state:
+        st.error(tr("lab.save_failed", reason=st.session_state.pop("_lab_publish_error")))
+    if status["owner"] == session_id():  # a callback: it runs once, before the script (see Start)
+        st.button(tr("lab.publish"), key="lab_publish", icon=":material/publish:", help=tr("lab.publish_help"),
+                  on_click=publish_clicked, args=(lab_models_dir() / UNFINISHED_DIR / name,))
+
+
+def publish_clicked(folder: Path) -> None:
+    try:
+        publish_unfinished(folder)
+    except (OSError, ValueError) as exc:
+        st.session_state["_lab_publish_error"] = f"{type(exc).__name__}: {exc}"
+
+
 def show_finished(job: lab_jobs.Job) -> None:
     status = job.status()
     recipe = status["recipe"]
+    if st.session_state.get("_lab_stopping") == job.id:
+        del st.session_state["_lab_stopping"]
     if status["device_notice"]:
         st.warning(tr(f"msg.{status['device_notice']}"))
+    points = [(s, v) for s, v in status["history"]]
     if status["state"] == lab_jobs.FAILED:
-        st.error(tr("lab.failed", reason=status["error"]))
+        failure_line(status)
     elif status["state"] == lab_jobs.CANCELLED:
-        st.warning(tr("lab.cancelled", step=status["step"]))
+        show_stopped(status)
+        replay(status["snapshots"], points, recipe.task, key=f"lab_replay_{job.id}", source=job.id)
+        return
     metrics = status["metrics"]
     if metrics:
         done_line(recipe.task, metrics, status["step"], status["seconds"])
@@ -262,7 +352,6 @@ def show_finished(job: lab_jobs.Job) -> None:
         st.info(tr("lab.saved", name=name))
         st.page_link("pages/overview.py", label=tr("lab.open_model"), icon=":material/open_in_new:",
                      query_params={"model": name})
-    points = [(s, v) for s, v in status["history"]]
     replay(status["snapshots"], points, recipe.task, key=f"lab_replay_{job.id}", source=job.id)
 
 
@@ -311,6 +400,21 @@ def seed_recipe_from_url() -> None:
         st.session_state["lab_seed"] = min(int(seed), 9999)
 
 
+def probe_note(task: str, text: str, problem: dict | None) -> None:
+    """Which sentence the run watches, and when it is not the sidebar's, why (the words outside the vocabulary)."""
+    default = DEFAULT_PROBES[task]
+    if problem is None:
+        st.caption(tr("lab.probe_user", text=text))
+    elif problem["reason"] == "empty":
+        st.caption(tr("lab.probe_empty", default=default))
+    elif problem["reason"] == "unknown":
+        st.info(tr("lab.probe_unknown", text=text, words=", ".join(problem["words"]), default=default))
+    elif problem["reason"] == "letters":
+        st.info(tr("lab.probe_letters", text=text, chars=" ".join(problem["chars"]), default=default))
+    else:
+        st.info(tr("lab.probe_too_long", text=text, n=problem["n"], limit=problem["limit"], default=default))
+
+
 def recipe_form(manager: lab_jobs.JobManager, session: str) -> LabRecipe:
     seed_recipe_from_url()
     code = lang()
@@ -337,14 +441,18 @@ def recipe_form(manager: lab_jobs.JobManager, session: str) -> LabRecipe:
                      "d_ff": config.d_ff, "params": count_parameters(config)})
     text = settings().text.strip()
     fits = fits_task(task, text, tokenizer)
+    problem = None if fits else probe_problem(task, text, tokenizer)
     # the default probe typed in the sidebar is the user's sentence too; the recipe keeps '' (one shared job)
     probe = text if fits and text != DEFAULT_PROBES[task] else ""
     with right:
         st.dataframe(lab_figs.preset_table(rows, lang=code), hide_index=True, width="stretch")
         if task == "ko-en":
             st.caption(tr("lab.grammar_core" if has_core_grammar() else "lab.grammar_full"))
-        st.caption(tr("lab.probe_user" if fits else "lab.probe_default", text=text if fits else DEFAULT_PROBES[task]))
-        st.caption(tr("lab.device_note", device=settings().device))
+        probe_note(task, text, problem)
+        if manager.kind == "queue":
+            st.caption(tr("lab.where.queue"))
+        else:
+            st.caption(tr("lab.device_note", device=settings().device))
     return LabRecipe(task=task, preset=preset, budget_s=int(budget), seed=seed, device=settings().device,
                      max_steps=max_steps_param(), probe=probe)
 
@@ -365,19 +473,29 @@ def finished_list(manager: lab_jobs.JobManager) -> None:
                        f"{exact:.1%}" if exact is not None else ""))
             st.text(line)
             if status["model_dir"] is not None:
+                folder = Path(status["model_dir"])
+                run = f"{UNFINISHED_DIR}/{folder.name}" if folder.parent.name == UNFINISHED_DIR else folder.name
                 st.page_link("pages/train.py", label=tr("lab.col.replay"), icon=":material/replay:",
-                             query_params={"run": Path(status["model_dir"]).name})
+                             query_params={"run": run})
 
 
 # ------------------------------------------------------------------------------------------------
 
-page_header("lab.title", "lab.intro")
-manager = lab_manager()
-session = session_id()
-run_name = st.query_params.get("run")
-if run_name:
-    show_saved_run(run_name)
-else:
+def lab_unavailable(manager, reason: str) -> None:
+    """The queue (Redis) cannot be reached: say so, and ask again every few seconds; the page goes on when it is
+    back (no restart of the app)."""
+    st.error(tr("lab.unavailable", reason=reason), icon=":material/cloud_off:")
+
+    @st.fragment(run_every=UNAVAILABLE_POLL_S)
+    def wait_for_queue() -> None:
+        if manager.available():
+            st.rerun(scope="app")
+
+    wait_for_queue()
+
+
+def lab_controls(manager, session: str) -> None:
+    """The recipe form, Start and Stop, the run (live or finished), the lab's list of runs."""
     recipe = recipe_form(manager, session)
     start_col, stop_col, _ = st.columns([1, 1, 4])
     # The clicks are noted by callbacks (they run once, before the script) and acted on below: a rerun of
@@ -387,6 +505,7 @@ else:
     if st.session_state.pop("_lab_start_clicked", False):
         try:
             st.session_state["_lab_job"] = manager.submit(recipe, session).id
+            st.session_state.pop("_lab_stopping", None)
         except lab_jobs.QueueFull:
             st.warning(tr("lab.queue_full", n=manager.max_queued))
     job = manager.get(st.session_state["_lab_job"]) if "_lab_job" in st.session_state else None
@@ -399,11 +518,25 @@ else:
             st.session_state.pop("_lab_job", None)
             st.info(tr("lab.stop_left"))
             job = None
-        else:
-            st.info(tr("lab.stop_done"))
+        elif outcome == "cancelled":
+            st.session_state["_lab_stopping"] = job.id  # one message now ("stopping"), one when it has stopped
+            job = manager.get(job.id)
     if job is not None:
         if job.state in lab_jobs.ACTIVE:
             show_live(job, manager, session)
         else:
             show_finished(job)
     finished_list(manager)
+
+
+page_header("lab.title", "lab.intro")
+manager = lab_manager()
+session = session_id()
+run_name = st.query_params.get("run")
+if run_name:
+    show_saved_run(run_name)
+else:
+    try:
+        lab_controls(manager, session)
+    except StoreUnavailable as exc:
+        lab_unavailable(manager, str(exc))

@@ -71,7 +71,8 @@ def test_stop_ends_the_classifier_run_where_it_was_asked():
     torch.set_num_threads(1)
     progress: list[int] = []
     outcome = run_lab_recipe(LabRecipe("speech-level", "tiny", max_steps=200), out=None, eval_n=0,
-                             on_progress=lambda p: progress.append(p["step"]), should_stop=lambda: len(progress) >= 7)
+                             on_progress=lambda p: "step" in p and progress.append(p["step"]),
+                             should_stop=lambda: len(progress) >= 7)
     assert outcome.result.stopped and outcome.result.steps_done == 7 and progress == list(range(1, 8))
 
 

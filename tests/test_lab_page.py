@@ -91,8 +91,9 @@ def test_the_sidebar_sentence_that_is_the_default_probe_is_named_as_the_users_no
     shown = texts(at)
     assert "the sidebar's sentence **고양이가 공원에서 생선을 먹었다" in shown and "(it fits this task)" in shown
     assert "does not fit" not in shown
-    misfit = open_lab(text="🙂 hello")
-    assert "does not fit this task, so the default is used" in texts(misfit)
+    misfit = open_lab(text="🙂 hello")  # says why, word by word, and which sentence is watched instead
+    assert ("words outside this lab's vocabulary: 🙂, hello. So the default sentence "
+            "“고양이가 공원에서 생선을 먹었다.” is watched instead") in texts(misfit).replace("\\", "")
 
 
 def test_a_tiny_run_started_on_the_page_finishes_saves_and_replays(lab_models_folder):
@@ -157,3 +158,69 @@ def test_a_speech_level_run_started_on_the_page_shows_its_accuracy_and_the_cls_r
     assert tokens[ending].startswith("##어요")  # the probe's ending (먹었어요)
     curves = next(f for f in figures if len(f["data"]) == 3)
     assert [d["name"] for d in curves["data"][1:]] == ["held-out accuracy", "[CLS] peaks on the ending"]
+
+
+def test_a_sentence_outside_the_labs_vocabulary_is_named_word_by_word_with_the_sentence_watched_instead():
+    at = open_lab(language="한국어", task="ko-en", text="고양이가 우주선에서 김치를 먹었다.")
+    shown = texts(at).replace("\\", "")  # the sentences are Markdown-escaped on the page
+    assert "이 실습의 어휘에 없는 낱말이 있습니다: 우주선에서, 김치를" in shown
+    assert "기본 문장 “고양이가 공원에서 생선을 먹었다.”을(를) 관찰합니다" in shown
+    at = open_lab(task="copy", text="Hello!")
+    assert "characters this task does not use: H !" in texts(at).replace("\\", "")
+
+
+def test_a_stopped_run_says_once_where_it_stopped_and_is_kept_out_of_the_model_picker(lab_models_folder):
+    from transformer_core.io.loading import list_models
+
+    at = open_lab(max_steps="100000")
+    at.session_state["lab_task"] = "copy"
+    at.session_state["lab_preset"] = "tiny"
+    at.run()
+    at.button(key="lab_start").click().run()
+    deadline = time.monotonic() + 180
+    while not any(re.search(r"step [1-9]\d* / ", p.proto.text) for p in at.get("progress")):  # it trains
+        assert time.monotonic() < deadline, texts(at)
+        time.sleep(0.5)
+        at.run()
+    at.button(key="lab_stop").click().run()
+    while "Stopped at step" not in texts(at):
+        assert time.monotonic() < deadline, texts(at)
+        time.sleep(0.5)
+        at.run()
+    shown = texts(at).replace("\\", "")  # names are Markdown-escaped on the page
+    assert shown.count("Stopped at step") == 1
+    assert "Training finished" not in shown and "The run was stopped" not in shown
+    step = int(re.search(r"Stopped at step (\d+)", shown).group(1))
+    assert f"lab-copy-tiny-120s-seed0-100000steps-stopped-step{step}" in shown
+    kept = lab_models_folder / "_unfinished" / f"lab-copy-tiny-120s-seed0-100000steps-stopped-step{step}"
+    assert kept.is_dir()
+    assert not any("stopped" in info.name for info in list_models(all_architectures=True))
+    at.button(key="lab_publish").click().run()  # its starter offers it to everyone, under the name that says so
+    assert not at.exception
+    assert f"**{kept.name}** is now in the model picker" in texts(at).replace("\\", "")
+    assert kept.name in {info.name for info in list_models(all_architectures=True)}
+    assert not kept.exists() and (lab_models_folder / kept.name).is_dir()
+
+
+def test_with_redis_gone_the_lab_says_it_is_unavailable_and_picks_up_again_when_it_returns(monkeypatch):
+    import streamlit as st
+
+    from tests.servers import free_port
+    from tests.test_lab_queue import redis_on
+
+    port = free_port()
+    monkeypatch.setenv("TRANSFORMER_EXPLORER_REDIS_URL", f"redis://127.0.0.1:{port}/0")
+    st.cache_resource.clear()  # the page's manager is made anew, for the queue
+    try:
+        with redis_on(port):
+            at = open_lab()
+            assert "job queue (Redis)" in texts(at) and "unavailable" not in texts(at)
+        at.run()
+        assert not at.exception
+        assert "The lab is unavailable right now" in texts(at)
+        with redis_on(port):
+            at.run()  # the same app, no restart: the next poll finds the queue again
+            assert not at.exception
+            assert "unavailable" not in texts(at) and at.button(key="lab_start") is not None
+    finally:
+        st.cache_resource.clear()

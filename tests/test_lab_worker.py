@@ -37,7 +37,7 @@ def work_failing_at_step_3(recipe, *, on_progress, **hooks):
     """A training that raises inside the child after its third step."""
     def failing(progress: dict) -> None:
         on_progress(progress)
-        if progress["step"] >= 3:
+        if progress.get("step", 0) >= 3:  # phase messages carry no step
             raise ValueError(f"boom at step {progress['step']}")
 
     return run_lab_recipe(recipe, on_progress=failing, **hooks)

@@ -7,6 +7,7 @@
     python -m transformer_core classify --out lab_models/speech-level   (training/classify.py: encoder + [CLS])
     python -m transformer_core heads --model ko-en-toy --n 500 [--json]   (analysis/heads_cli.py; or --corpus FILE)
     python -m transformer_core explain --model ko-en-toy --json "고양이가 생선을 먹었다."   (analysis/explain_cli.py)
+    python -m transformer_core worker [--device cuda]   (training/queue.py: trains the lab's runs queued on Redis)
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ def format_trace(result) -> str:
 SUBCOMMANDS = {"evaluate": "transformer_core.analysis.evaluate", "train": "transformer_core.training.cli",
                "classify": "transformer_core.training.classify",
                "heads": "transformer_core.analysis.heads_cli",
-               "explain": "transformer_core.analysis.explain_cli"}
+               "explain": "transformer_core.analysis.explain_cli",
+               "worker": "transformer_core.training.queue"}
 
 
 def main(argv: list[str] | None = None) -> int:

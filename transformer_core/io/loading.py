@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,9 +53,23 @@ def models_dir() -> Path:
     return Path(os.environ.get("TRANSFORMER_EXPLORER_MODELS", REPO_ROOT / "models"))
 
 
+def user_data_dir() -> Path:
+    """This user's data folder for the app, outside the source tree: $XDG_DATA_HOME (else ~/.local/share) on
+    Linux, ~/Library/Application Support on macOS, %LOCALAPPDATA% on Windows; + /transformer-explorer."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "transformer-explorer"
+
+
 def lab_models_dir() -> Path:
-    """Where the training lab saves its models (override with TRANSFORMER_EXPLORER_LAB_MODELS)."""
-    return Path(os.environ.get("TRANSFORMER_EXPLORER_LAB_MODELS", REPO_ROOT / "lab_models"))
+    """Where the training lab saves its models: TRANSFORMER_EXPLORER_LAB_MODELS, else the user data folder's
+    lab_models (e.g. ~/.local/share/transformer-explorer/lab_models), never inside the source tree."""
+    configured = os.environ.get("TRANSFORMER_EXPLORER_LAB_MODELS")
+    return Path(configured) if configured else user_data_dir() / "lab_models"
 
 
 @dataclass(frozen=True)

@@ -128,13 +128,14 @@ def train_speech_levels(budget_s: float = 60.0, max_steps: int = 3000, goal: flo
                         on_eval: Callable[[int, float, float], None] | None = None,
                         stop_at_goal: bool = True, tokenizer=None,
                         on_step: Callable[[int, float, EncoderClassifier], None] | None = None,
-                        device: str | torch.device = "cpu",
+                        device: str | torch.device = "cpu", on_start: Callable[[], None] | None = None,
                         ) -> tuple[ClassifierRun, object, list[LabelledSentence]]:
     """Train live; every `eval_every` steps measure held-out accuracy (sentences not in the training set).
 
     Returns (run, tokenizer, held-out sentences). Stops at the goal (when `stop_at_goal`), the budget or max_steps.
     `on_step(step, loss, model)` runs after every step; raising TrainingStopped there ends the run (the lab's
     Stop). `eval_every=0` skips the periodic evaluation (the lab scores at its snapshots instead).
+    on_start() runs right before the first step; the budget counts from there and no step starts after it.
     """
     tokenizer = tokenizer or build_tokenizer("ko-en")
     train, held_out = speech_level_data(seed, tokenizer, n_train, n_held_out)
@@ -143,9 +144,13 @@ def train_speech_levels(budget_s: float = 60.0, max_steps: int = 3000, goal: flo
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
     rng = random.Random(seed)
     run = ClassifierRun(model)
-    start = time.perf_counter()
     model.train()
+    if on_start is not None:
+        on_start()
+    start = time.perf_counter()
     for step in range(1, max_steps + 1):
+        if budget_s and time.perf_counter() - start >= budget_s:  # no step starts after the budget
+            break
         chunk = rng.sample(train, batch_size)
         labels = torch.tensor([e.label for e in chunk], device=device)
         loss = nn.functional.cross_entropy(model(batch_ids(chunk).to(device)), labels)
@@ -171,8 +176,6 @@ def train_speech_levels(budget_s: float = 60.0, max_steps: int = 3000, goal: flo
             except TrainingStopped:
                 run.stopped = True
                 break
-        if budget_s and time.perf_counter() - start > budget_s:
-            break
     run.seconds = time.perf_counter() - start
     run.accuracy = accuracy(model, held_out)
     model.eval()

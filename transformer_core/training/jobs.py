@@ -92,14 +92,21 @@ class Job:
     device: str = ""
     device_notice: str = ""
     stopped_by: str = ""
+    phase: str = ""  # '' while queued; lab_run's STARTING, TRAINING, EVALUATING while it runs
+    worker: str = ""  # who trains it: 'this server' locally, the RQ worker's name on a queue
+    error_code: str = ""  # 'worker_lost' when the worker stopped answering (the page words it)
+    phase_since: float = field(default_factory=time.time)  # when the phase began (the page's running clock)
     watchers: dict[str, float] = field(default_factory=dict)  # session -> last time it polled
     cancel: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
     _every: int = 1
 
     def record(self, progress: dict) -> None:
-        """Called by the worker after every step."""
+        """Called by the worker: a phase change ({'phase'}) or a step ({'phase', 'step', 'seconds', 'loss', ...})."""
         with self.lock:
+            self.set_phase(progress.get("phase", self.phase))
+            if "step" not in progress:
+                return
             self.step = progress["step"]
             self.seconds = progress["seconds"]
             self.loss = progress["loss"]
@@ -109,6 +116,11 @@ class Job:
                 if len(self.history) > HISTORY_POINTS:
                     self.history = self.history[::2]
                     self._every *= 2
+
+    def set_phase(self, phase: str) -> None:
+        """(with the lock held) A new phase restarts the phase clock."""
+        if phase != self.phase:
+            self.phase, self.phase_since = phase, time.time()
 
     def status(self) -> dict:
         """A consistent copy of everything a page shows."""
@@ -121,7 +133,8 @@ class Job:
                 "save_error": self.save_error, "metrics": dict(self.metrics), "device": self.device,
                 "device_notice": self.device_notice, "stopped_by": self.stopped_by,
                 "snapshot_seconds": self.snapshot_seconds, "created": self.created, "started": self.started,
-                "finished": self.finished, "owner": self.owner,
+                "finished": self.finished, "owner": self.owner, "phase": self.phase, "worker": self.worker,
+                "error_code": self.error_code, "phase_since": self.phase_since,
                 "steps_per_s": self.step / self.seconds if self.seconds > 0 else 0.0,
             }
 
@@ -134,6 +147,8 @@ class Job:
 
 class JobManager:
     """Lab jobs keyed by recipe: shared by sessions, queued (at most K running), bounded history."""
+
+    kind = "local"  # the page says where runs train; queue.RedisJobManager is "queue"
 
     def __init__(self, workers: int | None = None, max_finished: int = 8, max_queued: int = 16,
                  models_dir: str | Path | Callable[[], Path] | None = None,
@@ -205,6 +220,10 @@ class JobManager:
             return "cancelled"
 
     # -- queries --
+    def available(self) -> bool:
+        """Always True here (the queue's manager says False while Redis is away)."""
+        return True
+
     def get(self, job_id: str) -> Job | None:
         with self._condition:
             return self._get_unlocked(job_id)
@@ -281,6 +300,8 @@ class JobManager:
                     return
                 job = self._queue.popleft()
                 job.state = RUNNING
+                job.set_phase("starting")
+                job.worker = "local"
                 job.started = time.time()
                 self._running.append(job)
             self._run(job)

@@ -72,10 +72,20 @@ class LabOutcome:
 ProgressCallback = Callable[[dict], None]
 
 
+# What a run is doing, as its progress messages say (the page names each one): started and building its data
+# and model, training (step N of M), evaluating and saving after the last step.
+STARTING, TRAINING, EVALUATING = "starting", "training", "evaluating"
+SNAPSHOT_GAP_S = 4.0  # a snapshot at least this often (training seconds), whatever the step interval says
+UNFINISHED_DIR = "_unfinished"  # a stopped run's model goes here: the lab lists it, the model picker does not
+
+
 class RunWatch:
     """What a lab run does after every optimizer step, for both run paths: a smoothed loss, a snapshot when the
-    store says one is due (`measure(step, seconds, model, loss)` builds it; its time is counted apart), the
-    progress callback, and Stop (should_stop() True raises TrainingStopped)."""
+    store says one is due or SNAPSHOT_GAP_S training seconds passed (`measure(step, seconds, model, loss)` builds
+    it; its time is counted apart), the progress callback, and Stop (should_stop() True raises TrainingStopped).
+
+    The clock starts at `begin()` (the training loop's on_start, right before step 1), the clock the loop's time
+    budget uses too, so the seconds a page shows are the seconds the budget counts."""
 
     def __init__(self, store: SnapshotStore, measure: Callable[..., Snapshot],
                  on_progress: ProgressCallback | None, should_stop: Callable[[], bool] | None) -> None:
@@ -83,27 +93,59 @@ class RunWatch:
         self.smoothed: float | None = None
         self.snapshot_seconds = 0.0
         self.start = time.perf_counter()
+        self.last_snapshot = self.start
+        self.phase(STARTING)
+
+    def phase(self, name: str) -> None:
+        if self.on_progress is not None:
+            self.on_progress({"phase": name})
+
+    def begin(self) -> None:
+        """Step 1 starts now (the training loop's on_start)."""
+        self.start = self.last_snapshot = time.perf_counter()
 
     def snapshot(self, step: int, model, loss: float) -> None:
         began = time.perf_counter()
         self.store.add(self.measure(step, round(began - self.start, 2), model, round(loss, 4)))
-        self.snapshot_seconds += time.perf_counter() - began
+        self.last_snapshot = time.perf_counter()
+        self.snapshot_seconds += self.last_snapshot - began
 
     def on_step(self, step: int, loss: float, model) -> None:
         self.smoothed = loss if self.smoothed is None else 0.9 * self.smoothed + 0.1 * loss
-        if self.store.due(step):
+        if self.store.due(step) or time.perf_counter() - self.last_snapshot >= SNAPSHOT_GAP_S:
             self.snapshot(step, model, self.smoothed)
         if self.on_progress is not None:
-            self.on_progress({"step": step, "seconds": time.perf_counter() - self.start, "loss": self.smoothed,
-                              "snapshot_seconds": self.snapshot_seconds})
+            self.on_progress({"phase": TRAINING, "step": step, "seconds": time.perf_counter() - self.start,
+                              "loss": self.smoothed, "snapshot_seconds": self.snapshot_seconds})
         if self.should_stop is not None and self.should_stop():
             raise TrainingStopped
 
     def finish(self, steps_done: int, model, last_loss: float) -> None:
-        """The last step's snapshot, if the run ended between two due ones."""
+        """The last step's snapshot, if the run ended between two due ones; then the evaluating phase."""
+        self.phase(EVALUATING)
         latest = self.store.latest()
         if steps_done and (latest is None or latest.step != steps_done):
             self.snapshot(steps_done, model, self.smoothed if self.smoothed is not None else last_loss)
+
+
+def model_folder(out: Path, stopped: bool, steps_done: int) -> Path:
+    """Where a run's model is saved: `out` when it finished; a stopped run's goes to the lab's own
+    `_unfinished/` folder (not in the model picker), named for what ran: `NAME-stopped-step73`."""
+    return out.parent / UNFINISHED_DIR / f"{out.name}-stopped-step{steps_done}" if stopped else out
+
+
+def publish_unfinished(model_dir: str | Path) -> Path:
+    """Offer a stopped run's model in everyone's model picker (its starter chose to): one rename from
+    `_unfinished/NAME-stopped-stepN` to `NAME-stopped-stepN` beside the finished models; the name still says it
+    stopped. Returns the new folder (the same one if it was published already)."""
+    model_dir = Path(model_dir)
+    target = model_dir.parent.parent / model_dir.name
+    if model_dir.parent.name != UNFINISHED_DIR:
+        raise ValueError(f"{model_dir} is not a stopped run's model ({UNFINISHED_DIR}/NAME)")
+    if target.is_dir() and not model_dir.exists():
+        return target
+    os.replace(model_dir, target)
+    return target
 
 
 def run_lab_recipe(recipe: LabRecipe, *, out: str | Path | None = None, store: SnapshotStore | None = None,
@@ -134,7 +176,7 @@ def run_lab_recipe(recipe: LabRecipe, *, out: str | Path | None = None, store: S
 
     watch = RunWatch(store, measure, on_progress, should_stop)
     result = train(plan.settings, plan.config, on_step=watch.on_step, progress=progress_bar, tokenizer=tokenizer,
-                   device=device, history_limit=HISTORY_POINTS)
+                   device=device, history_limit=HISTORY_POINTS, on_start=watch.begin)
     watch.finish(result.steps_done, result.model, result.history[-1]["loss"] if result.history else 0.0)
     metrics: dict = {}
     if eval_n and result.steps_done:
@@ -144,8 +186,8 @@ def run_lab_recipe(recipe: LabRecipe, *, out: str | Path | None = None, store: S
     snapshots = store.items()
     model_dir, save_error = None, ""
     if out is not None and result.steps_done:
-        model_dir, save_error = save_lab_model(Path(out), recipe, plan, result, snapshots, metrics,
-                                               watch.snapshot_seconds, command)
+        model_dir, save_error = save_lab_model(model_folder(Path(out), result.stopped, result.steps_done), recipe,
+                                               plan, result, snapshots, metrics, watch.snapshot_seconds, command)
     return LabOutcome(result, snapshots, result.history, metrics, model_dir, save_error,
                       watch.snapshot_seconds, device, notice)
 
@@ -215,7 +257,8 @@ def save_lab_model(out: Path, recipe: LabRecipe, plan, result: TrainResult, snap
     notes = [f"- {len(snapshots)} snapshots kept, taking them cost {snapshot_seconds:.1f} s "
              f"({overhead:.1%} of the training time)"]
     if result.stopped:
-        notes.append("- stopped early (Stop button)")
+        notes.append(f"- stopped early (Stop button) at step {result.steps_done}, after {result.seconds:.0f} s of "
+                     f"its {recipe.budget_s} s budget")
 
     def write(folder: Path) -> None:
         write_model_dir(folder, result, plan.settings, plan.config, {k: v for k, v in metrics.items()
@@ -274,7 +317,7 @@ def run_classifier_recipe(recipe: LabRecipe, *, out: str | Path | None = None, s
     run, _, _ = train_speech_levels(
         budget_s=recipe.budget_s, max_steps=plan.settings.steps, seed=recipe.seed, batch_size=plan.settings.batch_size,
         lr=plan.settings.peak_lr, eval_every=0, config=plan.config, stop_at_goal=False, tokenizer=tokenizer,
-        on_step=watch.on_step, device=device)
+        on_step=watch.on_step, device=device, on_start=watch.begin)
     watch.finish(run.steps, run.model, run.history[-1]["loss"] if run.history else 0.0)
     metrics: dict = {}
     if eval_n and run.steps:
@@ -284,8 +327,8 @@ def run_classifier_recipe(recipe: LabRecipe, *, out: str | Path | None = None, s
     snapshots = store.items()
     model_dir, save_error = None, ""
     if out is not None and run.steps:
-        model_dir, save_error = save_classifier_run(Path(out), recipe, run, tokenizer, snapshots, metrics,
-                                                    watch.snapshot_seconds)
+        model_dir, save_error = save_classifier_run(model_folder(Path(out), run.stopped, run.steps), recipe, run,
+                                                    tokenizer, snapshots, metrics, watch.snapshot_seconds)
     result = TrainResult(run.model, tokenizer, run.history, run.seconds, run.steps, stopped=run.stopped)
     return LabOutcome(result, snapshots, run.history, metrics, model_dir, save_error, watch.snapshot_seconds,
                       device, notice)

@@ -174,12 +174,14 @@ StepCallback = Callable[[int, float, Transformer], None]
 
 def train(settings: TrainSettings, config: TransformerConfig, on_step: StepCallback | None = None,
           progress: bool = True, tokenizer=None, device: str = "cpu", init_from: str | Path | None = None,
-          history_limit: int = 0) -> TrainResult:
+          history_limit: int = 0, on_start: Callable[[], None] | None = None) -> TrainResult:
     """Train a fresh model (or continue `init_from`'s weights); returns it with the loss history.
 
     on_step(step, loss, model) runs after every optimizer step; it may raise TrainingStopped to end
     the run (the model is returned as it is) or any other exception to abort it. A NaN or infinite
     loss raises NonFiniteLoss. history_limit > 0 thins the history evenly to at most that many rows.
+    on_start() runs once, right before the first step: the time budget counts from there, and no step starts
+    after the budget is used up.
     """
     if settings.threads:
         torch.set_num_threads(settings.threads)
@@ -205,13 +207,19 @@ def train(settings: TrainSettings, config: TransformerConfig, on_step: StepCallb
     generator = torch.Generator().manual_seed(settings.seed)
     history: list[dict] = []
     keep_every = 1
-    start = time.perf_counter()
     bar = progress_bar(settings, progress)
     budget = settings.max_minutes * 60
     smoothed = None
     steps_done = 0
     stopped = False
+    value, rate = 0.0, settings.peak_lr
+    if on_start is not None:
+        on_start()
+    start = time.perf_counter()
     for step in range(1, settings.steps + 1):
+        if budget and time.perf_counter() - start >= budget:  # no step starts after the budget
+            bar.write(f"time budget of {settings.max_minutes} min used up after {steps_done} steps")
+            break
         fraction = training_progress(step, time.perf_counter() - start, settings)
         limit.current = curriculum_length(fraction, settings)
         batch = tuple(t.to(device) for t in make_batch(next(batches)))
@@ -242,9 +250,6 @@ def train(settings: TrainSettings, config: TransformerConfig, on_step: StepCallb
             except TrainingStopped:
                 stopped = True
                 break
-        if settings.max_minutes and elapsed >= settings.max_minutes * 60:
-            bar.write(f"time budget of {settings.max_minutes} min used up after {step} steps")
-            break
     bar.close()
     model.eval()
     if history and history[-1]["step"] != steps_done:  # the last step is always in the curve

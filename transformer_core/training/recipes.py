@@ -260,6 +260,32 @@ def letter_text(rng: random.Random, longest: int = LETTER_LENGTHS[1]) -> str:
     return "".join(rng.choices(LETTERS, k=rng.randint(LETTER_LENGTHS[0], longest)))
 
 
+PROBE_MAX_TOKENS = 24  # the longest probe sentence the lab records (tokens)
+
+
+def probe_problem(task: str, text: str, tokenizer) -> dict | None:
+    """Why `text` cannot be the lab's probe for `task`, or None if it fits:
+    {'reason': 'empty'}, {'reason': 'letters', 'chars': [...]} (letter tasks take a-z only),
+    {'reason': 'too_long', 'n': tokens or letters, 'limit': ...}, {'reason': 'unknown', 'words': [...]}
+    (the words whose pieces are outside the lab's vocabulary, in their order)."""
+    text = text.strip()
+    if not text:
+        return {"reason": "empty"}
+    if task in LETTER_TASKS:
+        bad = sorted({c for c in text if c not in LETTERS and not c.isspace()}, key=text.index)[:8]
+        if " " in text and len(bad) < 8:
+            bad.append("␣")  # a space: the letter tasks take one word
+        if bad:
+            return {"reason": "letters", "chars": bad}
+        limit = 2 * LETTER_LENGTHS[1]
+        return {"reason": "too_long", "n": len(text), "limit": limit} if len(text) > limit else None
+    unknown = [word for word in text.split() if UNK_ID in tokenizer(word)["input_ids"]]
+    if unknown:
+        return {"reason": "unknown", "words": unknown}
+    n = len(tokenizer(text)["input_ids"])
+    return {"reason": "too_long", "n": n, "limit": PROBE_MAX_TOKENS} if n > PROBE_MAX_TOKENS else None
+
+
 def fits_task(task: str, text: str, tokenizer) -> bool:
     """Whether `text` can be the lab's probe for `task`: every piece known, short enough."""
     text = text.strip()
@@ -268,7 +294,7 @@ def fits_task(task: str, text: str, tokenizer) -> bool:
     if task in LETTER_TASKS:
         return text.isascii() and text.isalpha() and text.islower() and len(text) <= 2 * LETTER_LENGTHS[1]
     ids = tokenizer(text)["input_ids"]
-    return UNK_ID not in ids and len(ids) <= 24
+    return UNK_ID not in ids and len(ids) <= PROBE_MAX_TOKENS
 
 
 # --- data streams ------------------------------------------------------------------------------------
