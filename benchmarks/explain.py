@@ -37,7 +37,7 @@ from transformer_core.analysis.attribution import (
     trace_rollout,
 )
 from transformer_core.analysis.evaluate import ko_en_examples, score
-from transformer_core.tracing.names import AttentionKind, attention_name
+from transformer_core.tracing.names import SRC_IDS, AttentionKind, attention_name
 
 SENTENCE = "고양이가 공원에서 생선을 먹었다."
 OTHER = "강아지가 공원에서 생선을 먹었다."
@@ -66,7 +66,7 @@ def speed(loaded, steps: int, repeats: int) -> None:
     tgt, targets = output_targets(traced, loaded.config.eos_token_id)
     for site in ("encoder", "decoder"):
         def grid(site=site):
-            return patching_grid(loaded.model, traced.trace["src.ids"], other.trace["src.ids"], tgt, targets, site)
+            return patching_grid(loaded.model, traced.trace[SRC_IDS], other.trace[SRC_IDS], tgt, targets, site)
 
         print(f"patching grid ({site}, {loaded.config.n_encoder_layers if site == 'encoder' else 2} layers x "
               f"{n_src if site == 'encoder' else tgt.shape[1]} positions): {median_seconds(grid, repeats):.3f} s "

@@ -23,6 +23,7 @@ from transformer_core.analysis.attribution import (
     patching_grid,
 )
 from transformer_core.inference.text import encode_text
+from transformer_core.tracing.names import SRC_IDS
 
 MAX_PATCHED_TOKENS = 48  # patched decoding recomputes the prefix at every step (no KV cache)
 HELDOUT_SENTENCES = 40
@@ -50,7 +51,7 @@ def get_patching(name: str, text_a: str, text_b: str, device: str, site: str) ->
     cached = get_trace(name, text_a, device)
     loaded = get_model(name, cached.device)
     ids_b, _ = encode_text(loaded, text_b)
-    src_a = cached.traced.trace["src.ids"].to(loaded.device)
+    src_a = cached.traced.trace[SRC_IDS].to(loaded.device)
     src_b = torch.tensor([ids_b], device=loaded.device)
     check_same_length(src_a, src_b)
     tgt, targets = output_targets(cached.traced, loaded.config.eos_token_id)
@@ -65,7 +66,7 @@ def get_patched_output(name: str, text_a: str, text_b: str, device: str, site: s
     cached = get_trace(name, text_a, device)
     loaded = get_model(name, cached.device)
     plain = get_trace(name, text_b, device).traced.output_text
-    src_a = cached.traced.trace["src.ids"].to(loaded.device)
+    src_a = cached.traced.trace[SRC_IDS].to(loaded.device)
     src_b = torch.tensor([encode_text(loaded, text_b)[0]], device=loaded.device)
     tgt, _ = output_targets(cached.traced, loaded.config.eos_token_id)
     ids = patched_output(loaded.model, src_a, src_b, tgt.to(loaded.device), site, layer, [position],

@@ -23,6 +23,7 @@ from explorer.i18n import t
 from explorer.state import lang, settings, tr
 from explorer.widgets import chart, page_header
 from transformer_core.io.loading import lab_models_dir
+from transformer_core.tracing.names import ATTENTION_KINDS, AttentionKind
 from transformer_core.training import jobs as lab_jobs
 from transformer_core.training.recipes import (
     CLASSIFIER_TASKS,
@@ -40,7 +41,7 @@ from transformer_core.training.recipes import (
     planned_steps,
     tokenizer_for,
 )
-from transformer_core.training.snapshots import KINDS, has_snapshots, load_snapshots
+from transformer_core.training.snapshots import has_snapshots, load_snapshots
 
 ensure_frame()
 
@@ -86,7 +87,7 @@ def max_steps_param() -> int:
 def attention_pickers(snapshot, prefix: str) -> tuple[str, int, int]:
     """Kind / layer / head pickers for a snapshot's attention."""
     code = lang()
-    kinds = [k for k in KINDS if k in snapshot.attention]
+    kinds = [k.value for k in ATTENTION_KINDS if k in snapshot.attention]
     left, middle, right = st.columns(3)
     kind = left.selectbox(tr("lab.kind"), kinds, index=len(kinds) - 1, key=f"{prefix}_kind",
                           format_func=lambda k: t(f"kind.{k}", code))
@@ -127,8 +128,8 @@ def show_cls_rows(snapshot, task: str, key: str) -> None:
     """The classifier's [CLS] row per layer, the verb ending boxed (nothing for the other tasks)."""
     if task not in CLASSIFIER_TASKS:
         return
-    chart(lab_figs.cls_rows_figure(snapshot.attention["encoder.self_attn"], snapshot.src_tokens, step=snapshot.step,
-                                   lang=lang()), f"lab_cls_step{snapshot.step}", key=key)
+    chart(lab_figs.cls_rows_figure(snapshot.attention[AttentionKind.ENCODER_SELF], snapshot.src_tokens,
+                                   step=snapshot.step, lang=lang()), f"lab_cls_step{snapshot.step}", key=key)
     st.caption(tr("lab.cls_caption"))
 
 

@@ -13,7 +13,15 @@ from explorer.figures.lesson.steps import LessonStep
 from explorer.figures.lesson.view import StepView, chain_step, step_body, step_title
 from explorer.figures.steps import attention_steps, shape_str
 from explorer.i18n import CATALOGS, md_escape, t
-from transformer_core.tracing.names import attention_name
+from transformer_core.tracing.names import (
+    CAUSAL_MASK,
+    ENCODER_OUT,
+    LOGITS,
+    SRC_IDS,
+    SRC_INPUT,
+    AttentionKind,
+    attention_name,
+)
 
 
 def task_note(step_id: str, data: LessonData, lang: str) -> str:
@@ -27,7 +35,7 @@ def task_note(step_id: str, data: LessonData, lang: str) -> str:
 
 def _causal_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     p = causal_position(data)
-    masked = data.trace.numpy(attention_name("decoder.self_attn", 0, "masked_scores"))[0]
+    masked = data.trace.numpy(attention_name(AttentionKind.DECODER_SELF, 0, "masked_scores"))[0]
     latex = chain_step(attention_steps(data.trace, "decoder", 0, "self_attn", 0, p, 0, data.info),
                         "step.mask").latex
     fig = figures.attention_heatmap(masked, data.tgt_tokens, data.tgt_tokens, title=t("lesson.causal_mask.fig", lang),
@@ -35,7 +43,7 @@ def _causal_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     seen = visible_positions_answer(data, p)
     return StepView(
         step, step_title(step, lang), step_body(step, lang) + task_note("causal_mask", data, lang),
-        shape_str(array(data.trace, "tgt.causal_mask").shape), latex, figure=fig,
+        shape_str(array(data.trace, CAUSAL_MASK).shape), latex, figure=fig,
                     reveal=t("lesson.causal_mask.reveal", lang, p=p,
                              seen=", ".join(f"{j}: {md_escape(data.tgt_tokens[j])}" for j in sorted(seen))))
 
@@ -64,13 +72,13 @@ def _next_token_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     row = next_token_row(data)
     tokens, probs, chosen = next_token_candidates(data, row, k=5)
     fig = figures.top_k_bar(tokens, probs, chosen, title=t("lesson.next_token.fig", lang, t=row), lang=lang)
-    vocab = int(data.trace["logits"].shape[-1])
+    vocab = int(data.trace[LOGITS].shape[-1])
     latex = (rf"P(y_{{{row + 1}}} \mid y_{{\le {row}}}, x) = \text{{softmax}}(h_{{{row}}} W^\top),\quad "
              rf"W \in \mathbb{{R}}^{{{vocab}\times {data.info.d_model}}},\quad \max P = {probs[0]:.3f}")
     return StepView(
         step, step_title(step, lang), step_body(step, lang, v=vocab) + ("\n\n" + t("lesson.next_token.shared", lang)
                                                              if data.facts.tied else ""),
-        shape_str(data.trace["logits"].shape),
+        shape_str(data.trace[LOGITS].shape),
                     latex, figure=fig,
                     reveal=t("lesson.next_token.reveal", lang, token=md_escape(chosen), p=f"{probs[0]:.1%}"))
 
@@ -92,13 +100,13 @@ def _full_picture_step(step: LessonStep, data: LessonData, lang: str) -> StepVie
     stacks = [stack(data.trace, kind) for kind in kinds_in(data.trace)]
     fig = _full_picture_figure(data, lang)
     shapes = data.trace.shapes()
-    chain = [("ids", shapes["src.ids"]), ("X", shapes["src.input"]), (r"\text{memory}", shapes["encoder.out"])]
+    chain = [("ids", shapes[SRC_IDS]), ("X", shapes[SRC_INPUT]), (r"\text{memory}", shapes[ENCODER_OUT])]
     if data.has_decoder:
-        chain.append((r"\text{logits}", shapes["logits"]))
+        chain.append((r"\text{logits}", shapes[LOGITS]))
     latex = r"\;\to\;".join(rf"{name}\,{shape_str(shape)}" for name, shape in chain)
     n_heads = sum(s.shape[0] * s.shape[1] for s in stacks)
     body = t("lesson.full_picture.body", lang, n=n_heads) if data.has_decoder else \
         t("lesson.full_picture.body_encoder", lang, n=n_heads)
-    last = shapes["logits"] if data.has_decoder else shapes["encoder.out"]
+    last = shapes[LOGITS] if data.has_decoder else shapes[ENCODER_OUT]
     return StepView(
         step, step_title(step, lang), body, shape_str(last), latex, figure=fig)

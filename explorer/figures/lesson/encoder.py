@@ -18,7 +18,16 @@ from explorer.figures.lesson.view import StepView, chain_step, plain, row_bars, 
 from explorer.figures.steps import encoder_chain, ffn_step, shape_str
 from explorer.figures.tokenization import from_tokens, token_chips_html
 from explorer.i18n import md_escape, t
-from transformer_core.tracing.names import Head, attention_name, layer_name
+from transformer_core.tracing.names import (
+    ENCODER_OUT,
+    SRC_EMBED,
+    SRC_IDS,
+    SRC_INPUT,
+    SRC_POS,
+    Head,
+    attention_name,
+    layer_name,
+)
 
 
 def _tokens_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
@@ -34,21 +43,21 @@ def _tokens_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
 
 
 def _ids_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
-    ids = [int(i) for i in data.trace.numpy("src.ids")]
+    ids = [int(i) for i in data.trace.numpy(SRC_IDS)]
     vocab = len(data.tokenizer) if data.tokenizer is not None else max(ids) + 1
     table = pd.DataFrame({t("lesson.col.pos", lang): range(len(ids)), t("lesson.col.token", lang): data.src_tokens,
                           t("lesson.col.id", lang): ids})
     shown = r",\ ".join(str(i) for i in ids[:8]) + (r",\ \dots" if len(ids) > 8 else "")
     latex = rf"\text{{ids}} = ({shown}),\qquad 0 \le \text{{id}} < V = {vocab}"
     return StepView(
-        step, step_title(step, lang), step_body(step, lang, vocab=vocab), shape_str(data.trace["src.ids"].shape),
+        step, step_title(step, lang), step_body(step, lang, vocab=vocab), shape_str(data.trace[SRC_IDS].shape),
                     latex, table=table)
 
 
 def _embedding_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     from explorer.figures.tables import scaling_latex
 
-    embed = data.trace.numpy("src.embed")
+    embed = data.trace.numpy(SRC_EMBED)
     d = data.info.d_model
     i = focus_query(data)
     # the sentence about √d_model follows the model: BERT-style models (MiniLM) do not scale
@@ -61,12 +70,12 @@ def _embedding_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     fig = figures.vectors_heatmap([("E[id]·√d" if data.scale_embedding else "E[id]", embed)], data.src_tokens,
                                   title=step_title(step, lang), lang=lang)
     return StepView(
-        step, step_title(step, lang), body, shape_str(data.trace["src.embed"].shape), latex, figure=fig)
+        step, step_title(step, lang), body, shape_str(data.trace[SRC_EMBED].shape), latex, figure=fig)
 
 
 def _position_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
-    pos = array(data.trace, "src.pos")
-    inputs = data.trace.numpy("src.input")
+    pos = array(data.trace, SRC_POS)
+    inputs = data.trace.numpy(SRC_INPUT)
     d = data.info.d_model
     p = min(1, pos.shape[0] - 1)
     scale = r"\sqrt{d}" if data.scale_embedding else ""
@@ -203,7 +212,7 @@ def _encoder_layer_step(step: LessonStep, data: LessonData, lang: str) -> StepVi
     n = data.trace.n_layers("encoder")
     i = focus_query(data)
     x_in = data.trace.numpy(layer_name("encoder", 0, "in"))
-    out = data.trace.numpy("encoder.out")
+    out = data.trace.numpy(ENCODER_OUT)
     # layers are numbered from 0 everywhere in the app: encoder.0.out is "layer 0's output"
     panels = [(t("lesson.encoder_layer.in", lang), x_in),
               (t("lesson.encoder_layer.after", lang, n=0), data.trace.numpy(layer_name("encoder", 0, "out")))]
@@ -224,4 +233,4 @@ def _encoder_layer_step(step: LessonStep, data: LessonData, lang: str) -> StepVi
              rf"N = {n}:\quad \cos(x_{{{i}}}, \text{{memory}}_{{{i}}}) = {cosine:.3f}\end{{gathered}}")
     body += "\n\n" + t("lesson.encoder_layer.cosine", lang, i=i, token=md_escape(data.src_tokens[i]),
                        cos=f"{cosine:.2f}")
-    return StepView(step, step_title(step, lang), body, shape_str(data.trace["encoder.out"].shape), latex, figure=fig)
+    return StepView(step, step_title(step, lang), body, shape_str(data.trace[ENCODER_OUT].shape), latex, figure=fig)

@@ -21,7 +21,7 @@ from explorer.figures.lesson.data import (
 from explorer.figures.steps import shape_str
 from explorer.figures.tokenization import ids_to_tokens
 from explorer.i18n import md_escape, t
-from transformer_core.tracing.names import attention_name
+from transformer_core.tracing.names import CAUSAL_MASK, LOGITS, SRC_IDS, attention_name
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def _token_options(tokens: Sequence[str]) -> tuple[str, ...]:
 
 def token_count_answer(data: LessonData) -> int:
     """How many tokens the sentence became: the length of `src.ids` in the trace."""
-    return int(data.trace["src.ids"].shape[1])
+    return int(data.trace[SRC_IDS].shape[1])
 
 
 def q_shape_answer(data: LessonData, layer: int = FOCUS_LAYER) -> tuple[int, int]:
@@ -74,7 +74,7 @@ def strongest_key_answer(data: LessonData, query: int, layer: int = FOCUS_LAYER,
 def visible_positions_answer(data: LessonData, position: int) -> frozenset[int]:
     """The target positions decoder position `position` may attend to: the True entries of its row of
     `tgt.causal_mask` (True = may attend)."""
-    mask = array(data.trace, "tgt.causal_mask").astype(bool)
+    mask = array(data.trace, CAUSAL_MASK).astype(bool)
     return frozenset(int(j) for j in np.flatnonzero(mask[position]))
 
 
@@ -86,7 +86,7 @@ def cross_answer(data: LessonData, row: int) -> int:
 def next_token_candidates(data: LessonData, row: int, k: int = 4) -> tuple[list[str], list[float], str]:
     """The k most likely next tokens at output step `row` (from the traced logits), their probabilities,
     and the one the model chose (the argmax)."""
-    probs = softmax(data.trace.numpy("logits")[row])
+    probs = softmax(data.trace.numpy(LOGITS)[row])
     ids, top = top_k(probs, k)
     tokens = ids_to_tokens(data.tokenizer, ids.tolist()) if data.tokenizer is not None else [str(i) for i in ids]
     return tokens, [float(p) for p in top], tokens[0]
