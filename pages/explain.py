@@ -20,7 +20,7 @@ from explorer.figures import explain as fig
 from explorer.figures.figures import attention_heatmap
 from explorer.frame import ensure_frame
 from explorer.i18n import md_escape, t
-from explorer.services import current_view, model_task, parameter_count
+from explorer.services import current_view, parameter_count, translates_ko_en
 from explorer.state import lang, tr
 from explorer.widgets import chart, page_header
 from transformer_core.tracing.names import RNN_ATTENTION_WEIGHTS, AttentionKind, attention_name
@@ -199,7 +199,7 @@ def methods_section(view, explanation, row: int, steps: int, gold) -> None:
 
 def gold_section(view) -> list | None:
     """The gold source word per output row for held-out ko-en sentences, with a picker of such sentences."""
-    if model_task(view.loaded) != "ko-en" or view.traced.generation is None:
+    if not translates_ko_en(view.loaded) or view.traced.generation is None:
         return None
     explanation_tokens = list(view.traced.chosen_tokens or [])
     gold = gold_rows(view.settings.text, view.traced.src_tokens, explanation_tokens)

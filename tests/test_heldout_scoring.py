@@ -9,6 +9,7 @@ import pytest
 
 import transformer_core as core
 from transformer_core.analysis import evaluate
+from transformer_core.tasks import model_task
 from transformer_core.training import jobs
 from transformer_core.training.recipes import LabRecipe, held_out_examples
 
@@ -44,7 +45,7 @@ def test_the_task_and_grammar_are_read_from_config_json_once_at_load(tmp_path, t
     loaded = core.load(directory)
     assert (loaded.task, loaded.grammar) == ("letters-sort", "core")
     (directory / "config.json").write_text(json.dumps({**config, "task": "reverse"}), encoding="utf-8")
-    assert evaluate.task_of(loaded) == "letters-sort"  # read at load, not again
+    assert model_task(loaded).name == "letters-sort"  # read at load, not again
     assert evaluate.trained_on_core(loaded)
 
 
@@ -57,7 +58,7 @@ def test_a_model_that_names_no_task_is_not_guessed_from_its_vocabulary(tmp_path,
     config.pop("task", None)
     (directory / "config.json").write_text(json.dumps(config), encoding="utf-8")
     loaded = core.load(directory)
-    assert loaded.task == "" and evaluate.task_of(loaded) == ""
+    assert loaded.task == "" and model_task(loaded) is None
     with pytest.raises(ValueError, match="names no task"):
         evaluate.evaluate_model(loaded, n=2)
     assert evaluate.main([str(directory), "--n", "2"]) == 2  # a message on stderr, no traceback

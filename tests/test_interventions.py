@@ -36,6 +36,7 @@ from transformer_core.analysis.interventions import (
     switch_off_rows,
     uniform_heads,
 )
+from transformer_core.tasks import KO_EN
 from transformer_core.tracing.names import attention_name
 
 
@@ -269,7 +270,7 @@ def test_batched_ablations_score_like_evaluate_one_experiment_at_a_time():
 
 
 def test_head_importance_table_has_every_head_and_layer_with_drops_from_the_baseline(tiny_loaded):
-    result = head_importance(tiny_loaded, tiny_examples(), "ko-en", batch_size=2, max_rows=8)
+    result = head_importance(tiny_loaded, tiny_examples(), KO_EN, batch_size=2, max_rows=8)
     assert [r["id"] for r in result["heads"]] == [str(h) for h in all_heads(tiny_loaded.config)]
     assert [r["id"] for r in result["layers"]] == ["enc.0.*", "enc.1.*", "dec.0.*", "dec.1.*", "cross.0.*",
                                                    "cross.1.*"]

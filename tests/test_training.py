@@ -14,18 +14,19 @@ from transformer_core.analysis import evaluate
 from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, build_tokenizer
 from transformer_core.inference.batching import pad_batch
 from transformer_core.inference.generation import generate
-from transformer_core.training import cli as train
+from transformer_core.tasks import LengthLimit
+from transformer_core.training import cli, loop, recipes
 
 
-def tiny_settings(task: str, steps: int = 40, **overrides) -> train.TrainSettings:
+def tiny_settings(task: str, steps: int = 40, **overrides) -> recipes.TrainSettings:
     values = dict(task=task, steps=steps, batch_size=16, peak_lr=3e-3, warmup=10, seed=0, threads=1,
                   sampled_softmax=256 if task == "reverse" else 0, buckets=2)
     values.update(overrides)
-    return train.TrainSettings(**values)
+    return recipes.TrainSettings(**values)
 
 
 def tiny_config(task: str) -> transformer_core.TransformerConfig:
-    return train.build_config(task, tiny=True, overrides={}, vocab_size=len(build_tokenizer(task)))
+    return recipes.build_config(task, tiny=True, overrides={}, vocab_size=len(build_tokenizer(task)))
 
 
 def mean(values: list[float]) -> float:
@@ -33,21 +34,21 @@ def mean(values: list[float]) -> float:
 
 
 def test_tiny_ko_en_run_lowers_the_loss():
-    result = train.train(tiny_settings("ko-en"), tiny_config("ko-en"), progress=False)
+    result = loop.train(tiny_settings("ko-en"), tiny_config("ko-en"), progress=False)
     losses = [row["loss"] for row in result.history]
     assert len(losses) == 40
     assert mean(losses[-5:]) < mean(losses[:5]) - 1.0
 
 
 def test_tiny_reverse_run_lowers_the_loss():
-    result = train.train(tiny_settings("reverse", steps=30), tiny_config("reverse"), progress=False)
+    result = loop.train(tiny_settings("reverse", steps=30), tiny_config("reverse"), progress=False)
     losses = [row["loss"] for row in result.history]
     assert mean(losses[-5:]) < mean(losses[:5]) - 0.3
 
 
 def test_training_is_seeded():
-    first = train.train(tiny_settings("ko-en", steps=5), tiny_config("ko-en"), progress=False)
-    second = train.train(tiny_settings("ko-en", steps=5), tiny_config("ko-en"), progress=False)
+    first = loop.train(tiny_settings("ko-en", steps=5), tiny_config("ko-en"), progress=False)
+    second = loop.train(tiny_settings("ko-en", steps=5), tiny_config("ko-en"), progress=False)
     assert [r["loss"] for r in first.history] == [r["loss"] for r in second.history]
 
 
@@ -62,7 +63,7 @@ def test_config_is_the_papers_architecture_with_shared_embeddings():
 
 def test_learning_rate_warms_up_then_decays_to_zero():
     settings = tiny_settings("ko-en", steps=1000, warmup=100, peak_lr=1e-3)
-    rates = [train.learning_rate(step, settings) for step in range(1, 1001)]
+    rates = [loop.learning_rate(step, settings) for step in range(1, 1001)]
     assert rates[0] < rates[49] < rates[99]
     assert abs(rates[99] - 1e-3) < 1e-12
     assert rates[399] < rates[99]  # 1/sqrt(step) after the warmup
@@ -71,7 +72,7 @@ def test_learning_rate_warms_up_then_decays_to_zero():
 
 def test_sampled_softmax_keeps_every_label_and_renumbers_it():
     labels = torch.tensor([[5, 9, 2, PAD_ID], [9, 7, 2, PAD_ID]])
-    candidates, local = train.candidate_ids(labels, vocab_size=50, n_candidates=20,
+    candidates, local = loop.candidate_ids(labels, vocab_size=50, n_candidates=20,
                                             generator=torch.Generator().manual_seed(0))
     real = labels != PAD_ID
     assert torch.equal(candidates[local[real]], labels[real])
@@ -89,13 +90,13 @@ def test_padding_is_ignored_by_the_loss():
     padded = (torch.tensor([[10, 11, EOS_ID, PAD_ID]]), torch.tensor([[BOS_ID, 20, 21, PAD_ID]]),
               torch.tensor([[20, 21, EOS_ID, PAD_ID]]))
     model.eval()
-    plain = train.loss_on(model, (src, decoder_input, labels), 0.1)
-    assert torch.allclose(plain, train.loss_on(model, padded, 0.1), atol=1e-5)
+    plain = loop.loss_on(model, (src, decoder_input, labels), 0.1)
+    assert torch.allclose(plain, loop.loss_on(model, padded, 0.1), atol=1e-5)
 
 
 def test_cli_writes_a_loadable_model_dir(tmp_path):
     out = tmp_path / "ko-en-tiny"
-    assert train.main(["--task", "ko-en", "--out", str(out), "--tiny", "--steps", "30", "--eval-n", "20",
+    assert cli.main(["--task", "ko-en", "--out", str(out), "--tiny", "--steps", "30", "--eval-n", "20",
                        "--quiet", "--threads", "1"]) == 0
     for name in ("config.json", "model.safetensors", "tokenizer.json", "tokenizer_config.json", "README.md",
                  "loss.csv"):
@@ -118,7 +119,7 @@ def test_cli_writes_a_loadable_model_dir(tmp_path):
 
 
 def test_batched_generation_used_by_evaluate_matches_the_core(tmp_path):
-    result = train.train(tiny_settings("ko-en", steps=30), tiny_config("ko-en"), progress=False)
+    result = loop.train(tiny_settings("ko-en", steps=30), tiny_config("ko-en"), progress=False)
     model = result.model
     tokenizer = result.tokenizer
     texts = ["고양이가 생선을 먹는다.", "그 개는 작다.", "민수가 어제 학교에 갔니?"]
@@ -133,19 +134,19 @@ def test_batched_generation_used_by_evaluate_matches_the_core(tmp_path):
 
 def test_time_budget_drives_the_cool_down_and_the_curriculum():
     settings = tiny_settings("reverse", steps=1000, warmup=10, max_minutes=1.0, curriculum_fraction=0.5)
-    assert train.training_progress(100, 0.0, settings) == 0.1
-    assert train.training_progress(100, 45.0, settings) == 0.75  # the clock is ahead of the steps
-    assert train.learning_rate(100, settings, progress=1.0) == 0.0
-    assert train.learning_rate(100, settings, progress=0.5) > 0.0
-    assert train.curriculum_length(0.0, settings) == 8
-    assert 8 < train.curriculum_length(0.25, settings) < 64
-    assert train.curriculum_length(0.5, settings) == train.curriculum_length(0.9, settings) == 64
+    assert loop.training_progress(100, 0.0, settings) == 0.1
+    assert loop.training_progress(100, 45.0, settings) == 0.75  # the clock is ahead of the steps
+    assert loop.learning_rate(100, settings, progress=1.0) == 0.0
+    assert loop.learning_rate(100, settings, progress=0.5) > 0.0
+    assert recipes.curriculum_length(0.0, settings) == 8
+    assert 8 < recipes.curriculum_length(0.25, settings) < 64
+    assert recipes.curriculum_length(0.5, settings) == recipes.curriculum_length(0.9, settings) == 64
 
 
 def test_curriculum_limits_the_reverse_texts():
     vocab = build_tokenizer("reverse").get_vocab()
-    limit = train.LengthLimit(5)
-    pairs = train.training_pairs("reverse", vocab, seed=0, limit=limit)
+    limit = LengthLimit(5)
+    pairs = recipes.training_pairs("reverse", vocab, seed=0, limit=limit)
     assert all(len(next(pairs)[1]) <= 5 for _ in range(200))
     limit.current = 64
     assert max(len(next(pairs)[1]) for _ in range(400)) > 32
