@@ -23,8 +23,9 @@ from explorer.cache import BoundedCache
 from explorer.figures.vocab import load_examples
 from explorer.state import Settings, settings, tr
 from transformer_core import tasks
+from transformer_core.analysis.experiments import ExperimentResult, Intervention, run_experiment
+from transformer_core.analysis.head_patches import reference_means
 from transformer_core.analysis.importance import load_importance, reference_sources
-from transformer_core.analysis.interventions import ExperimentResult, Intervention, reference_means, run_experiment
 from transformer_core.inference.devices import available_devices, run_with_cpu_fallback
 from transformer_core.inference.generation import DecodingSettings, sampling_distributions
 from transformer_core.tasks import Task

@@ -1,7 +1,7 @@
 """What if (/experiments): switch heads off, remove positional encoding or the causal mask, shuffle the source
 words; run; compare the original and the patched model's output (changed tokens highlighted), the probability
 of each original token before and after, and one head's attention before and after. The experiment lives in
-the URL (off, method, pe, causal, shuffle: transformer_core.analysis.interventions.Intervention); the head-importance
+the URL (off, method, pe, causal, shuffle: transformer_core.analysis.experiments.Intervention); the head-importance
 table (head_importance.json) ranks the heads and can switch the top one off."""
 
 import streamlit as st
@@ -14,9 +14,10 @@ from explorer.i18n import t
 from explorer.services import current_view, get_experiment, get_importance
 from explorer.state import labels_for, lang, settings, tr
 from explorer.widgets import chart, page_header
-from transformer_core.analysis.interventions import METHODS, PE_SIDES, Head, Intervention, layer_counts
+from transformer_core.analysis.experiments import PE_SIDES, Intervention
+from transformer_core.analysis.head_patches import METHODS, layer_counts
 from transformer_core.tracing import names
-from transformer_core.tracing.names import ENCODER_OUT, LOGITS
+from transformer_core.tracing.names import ENCODER_OUT, LOGITS, Head
 
 ensure_frame()
 

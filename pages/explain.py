@@ -1,7 +1,7 @@
 """Why this output? (/explain): for one output token, what attention looks at next to what the output depends
 on — integrated gradients, gradient × input, attention rollout — on the same recorded pass; the decoder's logit
-lens; and two-sentence activation patching. Widgets and layout only: the numbers come from pages/_explain.py
-(transformer_core.analysis.attribution)."""
+lens; and two-sentence activation patching. Widgets and layout only: the numbers come from
+explorer/explain_service.py (transformer_core.analysis.attribution)."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def _pick_heldout() -> None:
     choice = st.session_state.get("explain_heldout")
     if choice:
         st.session_state["text"] = choice
-        st.session_state["_example_text"] = (choice, 0)  # the sidebar's example mechanism (pages/_shared.py)
+        st.session_state["_example_text"] = (choice, 0)  # the sidebar's example mechanism (explorer/widgets.py)
     st.session_state["explain_heldout"] = None
 
 

@@ -13,8 +13,9 @@ import pytest
 
 import transformer_core as core
 from tests.browser_helpers import EXCEPTION, launch, page_url, require_chromium, streamlit_server
+from transformer_core.analysis.experiments import Intervention, run_experiment
 from transformer_core.analysis.importance import load_importance
-from transformer_core.analysis.interventions import Head, Intervention, run_experiment
+from transformer_core.tracing.names import Head
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -1,5 +1,6 @@
-"""Ready-made interventions (transformer_core/interventions.py) proven against independent computations,
-the URL form of an experiment, and head importance (importance.py) against evaluate.py's own scoring."""
+"""Ready-made interventions (transformer_core/analysis/head_patches.py, experiments.py) proven against
+independent computations, the URL form of an experiment, and head importance (importance.py) against
+evaluate.py's own scoring."""
 
 from __future__ import annotations
 
@@ -15,6 +16,17 @@ import torch.nn.functional as F
 from tests.conftest import tiny_config
 from transformer_core import Transformer, generate
 from transformer_core.analysis.evaluate import Example, score
+from transformer_core.analysis.experiments import Intervention, shuffle_words
+from transformer_core.analysis.head_patches import (
+    all_heads,
+    merge_patches,
+    reference_means,
+    remove_causal_mask,
+    remove_positional_encoding,
+    switch_off,
+    switch_off_rows,
+    uniform_heads,
+)
 from transformer_core.analysis.importance import (
     Ablation,
     ablations,
@@ -23,21 +35,8 @@ from transformer_core.analysis.importance import (
     rank,
     score_ablations,
 )
-from transformer_core.analysis.interventions import (
-    Head,
-    Intervention,
-    all_heads,
-    merge_patches,
-    reference_means,
-    remove_causal_mask,
-    remove_positional_encoding,
-    shuffle_words,
-    switch_off,
-    switch_off_rows,
-    uniform_heads,
-)
 from transformer_core.tasks import KO_EN
-from transformer_core.tracing.names import attention_name
+from transformer_core.tracing.names import Head, attention_name
 
 
 def model_and_batch(**overrides):

@@ -321,7 +321,7 @@ def corpus_statistics(loaded: LoadedModel, corpus: Corpus, batch_size: int = 64,
                       progress: Progress | None = None, patches: Mapping[str, Patch] | None = None) -> HeadStatistics:
     """Run the corpus through the model in batches (one recorded teacher-forced pass each) and keep running
     sums of every head's statistics and profile; `progress(done, total)` after each batch. `patches` act
-    on the recorded pass (model.py), e.g. to plant hand-made attention maps in tests."""
+    on the recorded pass (models/transformer.py), e.g. to plant hand-made attention maps in tests."""
     model = require_transformer(loaded)
     cfg = loaded.config
     if not corpus.items:

@@ -1,6 +1,6 @@
 """`Trace`: the read-only record of one forward pass, name -> tensor.
 
-Names are the contract between the core, the app and the tests; see `model.py`'s module
+Names are the contract between the core, the app and the tests; see `models/transformer.py`'s module
 docstring for the full list.
 """
 

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from explorer.figures.attention import CROSS, ENC_SELF, stack
+from explorer.figures.attention import stack
 from explorer.figures.steps import LayerInfo
 from transformer_core.analysis.model_facts import ModelFacts, model_facts
 from transformer_core.tasks import model_task
-from transformer_core.tracing.names import attention_name, layer_prefix
+from transformer_core.tracing.names import AttentionKind, attention_name, layer_prefix
 
 
 def task_family(loaded) -> str:
@@ -88,7 +88,7 @@ ENCODER_LAYER_PREFIX = layer_prefix("encoder", FOCUS_LAYER)  # "encoder.0": step
 
 def _head_choice(data: LessonData) -> tuple[int, str]:
     i = focus_query(data)
-    weights = data.trace.numpy(attention_name(ENC_SELF, FOCUS_LAYER, "weights"))[:, i]  # [H, S]
+    weights = data.trace.numpy(attention_name(AttentionKind.ENCODER_SELF, FOCUS_LAYER, "weights"))[:, i]  # [H, S]
     best = [int(np.argmax(row)) for row in weights]
     for reason, wanted in (("word", lambda j: j != i and _is_word(data.src_tokens[j], data.specials)),
                            ("self", lambda j: _is_word(data.src_tokens[j], data.specials))):
@@ -117,7 +117,7 @@ def causal_position(data: LessonData) -> int:
 
 def cross_weights(data: LessonData) -> np.ndarray:
     """Cross-attention of the LAST decoder layer, averaged over heads: [T, S] (the project's alignment view)."""
-    maps = stack(data.trace, CROSS)  # [L, H, T, S]
+    maps = stack(data.trace, AttentionKind.CROSS)  # [L, H, T, S]
     return maps[-1].mean(axis=0).astype(np.float64)
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from explorer.figures import figures
-from explorer.figures.attention import CROSS, ENC_SELF, array, stack
+from explorer.figures.attention import array, stack
 from explorer.figures.lesson.data import LessonData, causal_position, cross_row, cross_weights, next_token_row
 from explorer.figures.lesson.questions import cross_answer, next_token_candidates, visible_positions_answer
 from explorer.figures.lesson.steps import LessonStep
@@ -57,13 +57,13 @@ def _cross_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
                                     data.src_tokens, title=t("lesson.cross_attention.fig", lang, layer=n_layers - 1),
                                     lang=lang, row_title=t("fig.written_axis", lang),
                                     col_title=t("fig.source_axis", lang))
-    heads = data.trace.numpy(attention_name(CROSS, n_layers - 1, "weights"))[:, row, src]
+    heads = data.trace.numpy(attention_name(AttentionKind.CROSS, n_layers - 1, "weights"))[:, row, src]
     latex = (rf"\begin{{gathered}}\text{{CrossAttn}} = \text{{softmax}}\!\left(\frac{{Q_{{dec}} K_{{enc}}^\top}}"
              rf"{{\sqrt{{d_k}}}}\right) V_{{enc}} \\ \bar a_{{{row},{src}}} = \frac{{1}}{{{len(heads)}}}"
              rf"\sum_h a^{{(h)}}_{{{row},{src}}} = {float(weights[row, src]):.3f}\end{{gathered}}")
     return StepView(
         step, step_title(step, lang), step_body(step, lang) + task_note("cross_attention", data, lang),
-        shape_str(data.trace[attention_name(CROSS, n_layers - 1, "weights")].shape), latex, figure=fig,
+        shape_str(data.trace[attention_name(AttentionKind.CROSS, n_layers - 1, "weights")].shape), latex, figure=fig,
                     reveal=t("lesson.cross_attention.reveal", lang, token=md_escape(data.predicted_tokens[row]),
                              src=md_escape(data.src_tokens[src]), w=f"{weights[row, src]:.2f}"))
 
@@ -85,10 +85,9 @@ def _next_token_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
 
 def _full_picture_figure(data: LessonData, lang: str, assumed_width: int = 900) -> go.Figure:
     """Every layer x head of every attention kind in ONE figure (square tiles)."""
-    from explorer.figures.attention import DEC_SELF, kinds_in
+    from explorer.figures.attention import kinds_in
 
-    names = {ENC_SELF: t("lesson.kind.enc", lang), DEC_SELF: t("lesson.kind.dec", lang),
-             CROSS: t("lesson.kind.cross", lang)}
+    names = {kind: t(f"lesson.kind.{kind.short}", lang) for kind in AttentionKind}
     stacks = [(names[kind], stack(data.trace, kind)) for kind in kinds_in(data.trace)]
     return figures.all_heads_overview(stacks, title=t("lesson.full_picture.title", lang), lang=lang,
                                       assumed_width=assumed_width)

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from explorer.figures import figures
-from explorer.figures.attention import ENC_SELF, array
+from explorer.figures.attention import array
 from explorer.figures.lesson.data import ENCODER_LAYER_PREFIX, FOCUS_LAYER, LessonData, focus_head, focus_query
 from explorer.figures.lesson.questions import q_shape_answer, strongest_key_answer, token_count_answer
 from explorer.figures.lesson.steps import LessonStep
@@ -24,6 +24,7 @@ from transformer_core.tracing.names import (
     SRC_IDS,
     SRC_INPUT,
     SRC_POS,
+    AttentionKind,
     Head,
     attention_name,
     layer_name,
@@ -113,7 +114,7 @@ def _chain(data: LessonData, query: int, key: int):
 def _scores_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     i = focus_query(data)
     head = focus_head(data)
-    scores = data.trace.numpy(attention_name(ENC_SELF, FOCUS_LAYER, "scores"))[head][i]
+    scores = data.trace.numpy(attention_name(AttentionKind.ENCODER_SELF, FOCUS_LAYER, "scores"))[head][i]
     j = int(np.argmax(scores))
     latex = chain_step(_chain(data, i, j), "step.scores").latex
     title = t("lesson.scores.fig", lang, token=plain(data.src_tokens[i]), head=head)
@@ -121,14 +122,14 @@ def _scores_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     s, d_k = q_shape_answer(data)
     return StepView(
         step, step_title(step, lang), step_body(step, lang, token=md_escape(data.src_tokens[i]), d_k=d_k),
-                    shape_str(data.trace[attention_name(ENC_SELF, FOCUS_LAYER, "scores")].shape), latex, figure=fig,
+                    focus_shape(data, "scores"), latex, figure=fig,
                     reveal=t("lesson.scores.reveal", lang, s=s, d_k=d_k, h=data.info.n_heads, d=data.info.d_model))
 
 
 def _softmax_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     i = focus_query(data)
     head = focus_head(data)
-    weights = data.trace.numpy(attention_name(ENC_SELF, FOCUS_LAYER, "weights"))[head][i]
+    weights = data.trace.numpy(attention_name(AttentionKind.ENCODER_SELF, FOCUS_LAYER, "weights"))[head][i]
     j = strongest_key_answer(data, i)
     latex = chain_step(_chain(data, i, j), "step.softmax").latex
     title = t("lesson.softmax.fig", lang, token=plain(data.src_tokens[i]), head=head)
@@ -136,14 +137,14 @@ def _softmax_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
                     bounded=True)
     return StepView(
         step, step_title(step, lang), step_body(step, lang, token=md_escape(data.src_tokens[i])),
-                    shape_str(data.trace[attention_name(ENC_SELF, FOCUS_LAYER, "weights")].shape), latex, figure=fig,
+                    focus_shape(data, "weights"), latex, figure=fig,
                     reveal=t("lesson.softmax.reveal", lang, token=md_escape(data.src_tokens[i]),
                              target=md_escape(data.src_tokens[j]), w=f"{weights[j]:.2f}"))
 
 
 def _values_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     i = focus_query(data)
-    p = Head(ENC_SELF, FOCUS_LAYER, 0)
+    p = Head(AttentionKind.ENCODER_SELF, FOCUS_LAYER, 0)
     head = focus_head(data)
     v = data.trace.numpy(p.name("v"))[head]
     context = data.trace.numpy(p.name("context"))[head]
@@ -166,14 +167,14 @@ def _multihead_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     latex = r"\begin{gathered}" + per_head + r" \\ " + chain_step(chain, "step.concat").latex + r" \\ " + \
         chain_step(chain, "step.wo").latex.replace(r"\begin{gathered}", "").replace(r"\end{gathered}", "") + \
         r"\end{gathered}"
-    weights = data.trace.numpy(attention_name(ENC_SELF, FOCUS_LAYER, "weights"))
+    weights = data.trace.numpy(attention_name(AttentionKind.ENCODER_SELF, FOCUS_LAYER, "weights"))
     fig = figures.heads_grid(weights, data.src_tokens, data.src_tokens, title=t("lesson.multihead.fig", lang),
                              lang=lang, n_cols=2 if data.info.n_heads <= 4 else 4)
     for trace in fig.data:  # no numbers in the cells: they overlap on a phone (hover shows them)
         trace.texttemplate = None
     return StepView(step, step_title(step, lang),
                     step_body(step, lang, h=data.info.n_heads, d_k=data.d_k, d=data.info.d_model),
-                    shape_str(data.trace[attention_name(ENC_SELF, FOCUS_LAYER, "out")].shape), latex, figure=fig)
+                    focus_shape(data, "out"), latex, figure=fig)
 
 
 def _addnorm_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
@@ -234,3 +235,8 @@ def _encoder_layer_step(step: LessonStep, data: LessonData, lang: str) -> StepVi
     body += "\n\n" + t("lesson.encoder_layer.cosine", lang, i=i, token=md_escape(data.src_tokens[i]),
                        cos=f"{cosine:.2f}")
     return StepView(step, step_title(step, lang), body, shape_str(data.trace[ENCODER_OUT].shape), latex, figure=fig)
+
+
+def focus_shape(data: LessonData, tensor: str) -> str:
+    """The shape of one encoder self-attention tensor of the focus layer, as the step's header shows it."""
+    return shape_str(data.trace[attention_name(AttentionKind.ENCODER_SELF, FOCUS_LAYER, tensor)].shape)

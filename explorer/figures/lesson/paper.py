@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from explorer.figures import figures
-from explorer.figures.attention import ENC_SELF, array, softmax
+from explorer.figures.attention import array, softmax
 from explorer.figures.lesson.data import FOCUS_LAYER, LessonData, focus_head, focus_query
 from explorer.figures.lesson.steps import LessonStep
 from explorer.figures.lesson.view import StepView, plain, step_body, step_title
@@ -26,6 +26,7 @@ from transformer_core.tracing.names import (
     SRC_INPUT,
     SRC_POS,
     TGT_IDS,
+    AttentionKind,
     Head,
     layer_name,
 )
@@ -170,7 +171,7 @@ def _sinusoids_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
 
 def _scaling_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     i, head = focus_query(data), focus_head(data)
-    prefix = Head(ENC_SELF, FOCUS_LAYER, 0)
+    prefix = Head(AttentionKind.ENCODER_SELF, FOCUS_LAYER, 0)
     d_k, d = data.d_k, data.info.d_model
     q, k = data.trace.numpy(prefix.name("q"))[head].astype(np.float64), data.trace.numpy(prefix.name("k"))[head]
     dots = q @ k.astype(np.float64).T  # [S, S]: q·k before the division

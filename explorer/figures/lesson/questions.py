@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.figures.attention import ENC_SELF, array, softmax, top_k
+from explorer.figures.attention import array, softmax, top_k
 from explorer.figures.lesson.data import (
     FOCUS_LAYER,
     LessonData,
@@ -21,7 +21,7 @@ from explorer.figures.lesson.data import (
 from explorer.figures.steps import shape_str
 from explorer.figures.tokenization import ids_to_tokens
 from explorer.i18n import md_escape, t
-from transformer_core.tracing.names import CAUSAL_MASK, LOGITS, SRC_IDS, attention_name
+from transformer_core.tracing.names import CAUSAL_MASK, LOGITS, SRC_IDS, AttentionKind, attention_name
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ def token_count_answer(data: LessonData) -> int:
 
 def q_shape_answer(data: LessonData, layer: int = FOCUS_LAYER) -> tuple[int, int]:
     """The shape of Q for ONE head: the trace's q [B, H, S, d_k] without batch and head -> (S, d_k)."""
-    shape = tuple(int(s) for s in data.trace[attention_name(ENC_SELF, layer, "q")].shape)
+    shape = tuple(int(s) for s in data.trace[attention_name(AttentionKind.ENCODER_SELF, layer, "q")].shape)
     return shape[2], shape[3]
 
 
@@ -68,7 +68,7 @@ def strongest_key_answer(data: LessonData, query: int, layer: int = FOCUS_LAYER,
     """The source position query `query` gives the most weight to (encoder self-attention, one head;
     by default the focus head)."""
     head = focus_head(data) if head is None else head
-    return int(np.argmax(data.trace.numpy(attention_name(ENC_SELF, layer, "weights"))[head][query]))
+    return int(np.argmax(data.trace.numpy(attention_name(AttentionKind.ENCODER_SELF, layer, "weights"))[head][query]))
 
 
 def visible_positions_answer(data: LessonData, position: int) -> frozenset[int]:
