@@ -23,7 +23,6 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from transformer_core.analysis.heldout import Example
 from transformer_core.analysis.scoring import (  # noqa: F401  (re-exported: the one scoring loop)
     HeldOutScore,
     cross_attention,
@@ -34,6 +33,7 @@ from transformer_core.analysis.scoring import (  # noqa: F401  (re-exported: the
 )
 from transformer_core.io.loading import LoadedModel, load
 from transformer_core.tasks import TASKS, Task, model_task, task_named
+from transformer_core.tasks.heldout import Example
 from transformer_core.tracing.hooks import Patch
 
 # --- scoring (scoring.py holds the one loop) --------------------------------------------------------

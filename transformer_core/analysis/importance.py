@@ -25,11 +25,11 @@ import numpy as np
 import torch
 
 from transformer_core.analysis.head_patches import all_heads, layer_counts, layer_heads, reference_means
-from transformer_core.analysis.heldout import REAL_SENTENCES, Example
 from transformer_core.analysis.scoring import score_examples
 from transformer_core.io.loading import LoadedModel
 from transformer_core.models.transformer import Transformer
 from transformer_core.tasks import Task
+from transformer_core.tasks.heldout import REAL_SENTENCES, Example
 from transformer_core.tracing.names import Head
 
 FILE_NAME = "head_importance.json"

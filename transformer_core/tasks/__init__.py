@@ -21,12 +21,11 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from transformer_core.analysis.alignment import anti_diagonal_gold
-from transformer_core.analysis.heldout import REAL_SENTENCES, Example
 from transformer_core.data import BOS_ID, EOS_ID, UNK_ID, is_held_out
 from transformer_core.data.ko_en import REGISTERS, KoEnGrammar
 from transformer_core.data.reverse import MAX_CHARS, ReverseData
 from transformer_core.data.tokenization import build_ko_en_tokenizer, build_reverse_tokenizer
+from transformer_core.tasks.heldout import REAL_SENTENCES, Example, anti_diagonal_gold
 from transformer_core.tasks.texts import CARD_NOTES, DESCRIPTIONS, LAB_KO_EN_NOTES, LETTER_NOTES
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"

@@ -72,7 +72,7 @@ ko-en-toy, this model is pre-LN (LayerNorm before each sublayer, plus a final on
 post-LN it stayed on its loss plateau for most of the 15-minute budget.
 
 Held out: texts whose hash falls in bucket 0 of 20 are never trained on; evaluation samples only
-from that bucket, plus hand-written Korean and English sentences (`analysis/heldout.py: REAL_SENTENCES`).""",
+from that bucket, plus hand-written Korean and English sentences (`tasks/heldout.py: REAL_SENTENCES`).""",
 }
 
 

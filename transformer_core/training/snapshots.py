@@ -22,11 +22,11 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from transformer_core.analysis.heldout import Example
 from transformer_core.analysis.scoring import score_examples
 from transformer_core.data import EOS_ID, PAD_ID
 from transformer_core.inference.generation import generate
 from transformer_core.models.transformer import Transformer
+from transformer_core.tasks.heldout import Example
 from transformer_core.tracing.names import ATTENTION_KINDS, attention_name
 
 INDEX_FILE, TENSOR_FILE = "snapshots.json", "snapshots.safetensors"
