@@ -25,10 +25,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import torch
 
+from transformer_core.tasks import LAB_TASKS
 from transformer_core.training.loop import TrainingStopped, train
 from transformer_core.training.recipes import (
     GOALS,
-    LAB_TASKS,
     PRESETS,
     LabRecipe,
     base_config_values,

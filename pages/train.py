@@ -23,6 +23,7 @@ from explorer.i18n import t
 from explorer.state import lang, settings, tr
 from explorer.widgets import chart, page_header
 from transformer_core.io.loading import lab_models_dir
+from transformer_core.tasks import LAB_TASKS, has_core_grammar
 from transformer_core.tracing.names import ATTENTION_KINDS, AttentionKind
 from transformer_core.training import jobs as lab_jobs
 from transformer_core.training.recipes import (
@@ -30,12 +31,10 @@ from transformer_core.training.recipes import (
     DEFAULT_BUDGET_S,
     DEFAULT_PROBES,
     GOALS,
-    LAB_TASKS,
     PRESETS,
     LabRecipe,
     count_parameters,
     fits_task,
-    has_core_grammar,
     lab_plan,
     meets_goal,
     planned_steps,

@@ -26,10 +26,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from transformer_core.models.rnn import RNNConfig
+from transformer_core.tasks import LAB_TASKS
 from transformer_core.training.loop import train
 from transformer_core.training.model_card import write_model_dir
 from transformer_core.training.recipes import (
-    LAB_TASKS,
     PRESETS,
     RECIPES,
     LabRecipe,

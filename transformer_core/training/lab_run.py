@@ -21,7 +21,7 @@ import torch
 
 from transformer_core.data import BOS_ID
 from transformer_core.inference.devices import resolve_device
-from transformer_core.tasks import SPEECH_LEVELS, speech_level_data
+from transformer_core.tasks import SPEECH_LEVELS, has_core_grammar, speech_level_data
 from transformer_core.tracing.names import AttentionKind, attention_name
 from transformer_core.training.classify import (
     accuracy,
@@ -36,7 +36,6 @@ from transformer_core.training.recipes import (
     PRESETS,
     LabRecipe,
     count_parameters,
-    has_core_grammar,
     held_out_examples,
     lab_plan,
 )

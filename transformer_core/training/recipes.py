@@ -25,10 +25,8 @@ from transformer_core.data.ko_en import REGISTERS
 from transformer_core.data.reverse import MAX_CHARS
 from transformer_core.models.config import TransformerConfig
 from transformer_core.models.rnn import RNNConfig
-from transformer_core.tasks import LAB_TASKS, LengthLimit, has_core_grammar, lab_stream, lab_task, task_stream
+from transformer_core.tasks import LAB_TASKS, LengthLimit, lab_stream, lab_task, task_stream
 from transformer_core.tasks.heldout import Example
-
-__all__ = ["LAB_TASKS", "LengthLimit", "has_core_grammar"]  # the lab page reads these from here with the recipes
 
 
 @dataclass(frozen=True)
