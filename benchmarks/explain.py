@@ -7,7 +7,7 @@ one batch, rollout, logit lens) for the 10-token ko-en-toy sentence 고양이가
 steps (target <= 1 s), and the encoder and decoder patching grids for the 10-token pair with
 강아지가 ... (target <= 2 s). Medians of `--repeats`.
 
-The table: on `--n` held-out ko-en-toy sentences (evaluate.ko_en_examples, seed 0), teacher-forced on the
+The table: on `--n` held-out ko-en-toy sentences (tasks.KO_EN.held_out, seed 0), teacher-forced on the
 reference translation as evaluate.py scores alignment, for every target word with a gold alignment: how
 often the top source token (the appended </s> is not a candidate) of each method is a gold source token
 of that word. Methods: integrated gradients and gradient x input of log p(the reference word), the last
@@ -36,8 +36,9 @@ from transformer_core.analysis.attribution import (
     patching_grid,
     trace_rollout,
 )
-from transformer_core.analysis.evaluate import ko_en_examples, score
-from transformer_core.tracing.names import AttentionKind, attention_name
+from transformer_core.analysis.evaluate import score
+from transformer_core.tasks import KO_EN
+from transformer_core.tracing.names import SRC_IDS, AttentionKind, attention_name
 
 SENTENCE = "고양이가 공원에서 생선을 먹었다."
 OTHER = "강아지가 공원에서 생선을 먹었다."
@@ -66,7 +67,7 @@ def speed(loaded, steps: int, repeats: int) -> None:
     tgt, targets = output_targets(traced, loaded.config.eos_token_id)
     for site in ("encoder", "decoder"):
         def grid(site=site):
-            return patching_grid(loaded.model, traced.trace["src.ids"], other.trace["src.ids"], tgt, targets, site)
+            return patching_grid(loaded.model, traced.trace[SRC_IDS], other.trace[SRC_IDS], tgt, targets, site)
 
         print(f"patching grid ({site}, {loaded.config.n_encoder_layers if site == 'encoder' else 2} layers x "
               f"{n_src if site == 'encoder' else tgt.shape[1]} positions): {median_seconds(grid, repeats):.3f} s "
@@ -80,10 +81,10 @@ def top_is_gold(values: np.ndarray, gold: tuple[int, ...], n_words: int) -> bool
 def table(loaded, n: int, steps: int) -> None:
     model, config = loaded.model, loaded.config
     with torch.no_grad():
-        picked = score(model, ko_en_examples(loaded.tokenizer, 200, seed=1), batch_size=64)["best_head"]
+        picked = score(model, KO_EN.held_out(loaded.tokenizer, 200, seed=1), batch_size=64)["best_head"]
     best = (picked["layer"], picked["head"])
     last = config.n_decoder_layers - 1
-    examples = ko_en_examples(loaded.tokenizer, n, seed=0)
+    examples = KO_EN.held_out(loaded.tokenizer, n, seed=0)
     names = ["integrated gradients", "gradient x input", "rollout-weighted cross-attention",
              f"cross-attention head average (last layer, L{last})",
              f"best cross-attention head (L{best[0]} H{best[1]})"]

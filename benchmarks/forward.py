@@ -23,6 +23,7 @@ from torch import nn
 from transformer_core import Transformer
 from transformer_core.io.interop import config_from_nn_transformer, load_nn_transformer_weights
 from transformer_core.models.masks import causal_mask, to_torch_attn_mask, to_torch_key_padding_mask
+from transformer_core.tracing.names import LOGITS
 
 
 def main() -> None:
@@ -58,7 +59,7 @@ def main() -> None:
         return model(src, tgt, src_mask, tgt_mask)
 
     def run_traced() -> torch.Tensor:
-        return model.trace(src, tgt, src_mask, tgt_mask)["logits"]
+        return model.trace(src, tgt, src_mask, tgt_mask)[LOGITS]
 
     runs = {"nn.Transformer": run_reference, "untraced": run_untraced, "traced": run_traced}
     times: dict[str, list[float]] = {name: [] for name in runs}

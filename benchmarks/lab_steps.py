@@ -25,10 +25,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import torch
 
+from transformer_core.tasks import LAB_TASKS
 from transformer_core.training.loop import TrainingStopped, train
 from transformer_core.training.recipes import (
     GOALS,
-    LAB_TASKS,
     PRESETS,
     LabRecipe,
     base_config_values,
@@ -36,6 +36,7 @@ from transformer_core.training.recipes import (
     lab_plan,
     meets_goal,
     planned_steps,
+    tokenizer_for,
 )
 from transformer_core.training.snapshots import held_out_scores
 
@@ -62,9 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     recipe = LabRecipe(task=args.task, preset=args.preset, budget_s=0, seed=args.seed, max_steps=10**9)
     tokenizer = None
     if args.vocab == "full":
-        from transformer_core.data import build_tokenizer
-
-        tokenizer = build_tokenizer(args.task)
+        tokenizer = tokenizer_for(args.task)  # the task's full (not the lab's core) vocabulary
     plan = lab_plan(recipe, tokenizer)
     preset = PRESETS[args.preset]
     settings = dataclasses.replace(

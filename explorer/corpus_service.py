@@ -2,7 +2,8 @@
 transformer_core.analysis.heads).
 
 One result per (model, device, corpus) for every session, in a bytes-bounded cache like the shared trace
-cache (pages/_shared.py); the query/key maps and the example sentences' maps in a second small one.
+cache (explorer/cache.py: BoundedCache, as services.trace_cache); the query/key maps and the example
+sentences' maps in a second small one.
 The latest corpus of each model is remembered so /heads can show "behaviour over N sentences".
 """
 

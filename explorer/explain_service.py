@@ -23,6 +23,8 @@ from transformer_core.analysis.attribution import (
     patching_grid,
 )
 from transformer_core.inference.text import encode_text
+from transformer_core.tasks import KO_EN
+from transformer_core.tracing.names import SRC_IDS
 
 MAX_PATCHED_TOKENS = 48  # patched decoding recomputes the prefix at every step (no KV cache)
 HELDOUT_SENTENCES = 40
@@ -50,7 +52,7 @@ def get_patching(name: str, text_a: str, text_b: str, device: str, site: str) ->
     cached = get_trace(name, text_a, device)
     loaded = get_model(name, cached.device)
     ids_b, _ = encode_text(loaded, text_b)
-    src_a = cached.traced.trace["src.ids"].to(loaded.device)
+    src_a = cached.traced.trace[SRC_IDS].to(loaded.device)
     src_b = torch.tensor([ids_b], device=loaded.device)
     check_same_length(src_a, src_b)
     tgt, targets = output_targets(cached.traced, loaded.config.eos_token_id)
@@ -65,7 +67,7 @@ def get_patched_output(name: str, text_a: str, text_b: str, device: str, site: s
     cached = get_trace(name, text_a, device)
     loaded = get_model(name, cached.device)
     plain = get_trace(name, text_b, device).traced.output_text
-    src_a = cached.traced.trace["src.ids"].to(loaded.device)
+    src_a = cached.traced.trace[SRC_IDS].to(loaded.device)
     src_b = torch.tensor([encode_text(loaded, text_b)[0]], device=loaded.device)
     tgt, _ = output_targets(cached.traced, loaded.config.eos_token_id)
     ids = patched_output(loaded.model, src_a, src_b, tgt.to(loaded.device), site, layer, [position],
@@ -77,16 +79,13 @@ def get_patched_output(name: str, text_a: str, text_b: str, device: str, site: s
 def best_head(name: str, device: str) -> tuple[int, int] | None:
     """(layer, head) of the cross-attention head that best points at the gold source word on 100 held-out
     sentences of the model's task (seed 1, evaluate.score); None when the task has no gold alignment."""
-    from transformer_core.analysis.evaluate import ko_en_examples, reverse_examples_for_eval, score
+    from transformer_core.analysis.evaluate import score
 
     loaded = get_model(name, device)
     task = model_task(loaded)
-    if task == "ko-en":
-        examples = ko_en_examples(loaded.tokenizer, 100, seed=1)
-    elif task == "reverse":
-        examples = reverse_examples_for_eval(loaded.tokenizer, 60, seed=1)
-    else:
+    if task is None or not task.explain_sample:
         return None
+    examples = task.held_out(loaded.tokenizer, task.explain_sample, seed=1)
     with torch.no_grad():
         picked = score(loaded.model, examples, batch_size=32)["best_head"]
     return int(picked["layer"]), int(picked["head"])
@@ -95,15 +94,7 @@ def best_head(name: str, device: str) -> tuple[int, int] | None:
 @st.cache_resource(show_spinner=False)
 def heldout_pairs() -> dict[str, object]:
     """Held-out ko-en grammar sentences (text -> SentencePair with its gold alignment), a fixed sample."""
-    from transformer_core.data import KoEnGrammar, is_held_out
-
-    grammar = KoEnGrammar(7)
-    pairs: dict[str, object] = {}
-    while len(pairs) < HELDOUT_SENTENCES:
-        pair = grammar.sample()
-        if is_held_out(pair.source_text) and len(pair.source) <= 12:
-            pairs.setdefault(pair.source_text, pair)
-    return pairs
+    return {pair.source_text: pair for pair in KO_EN.held_out_pairs(HELDOUT_SENTENCES, seed=7, max_words=12)}
 
 
 def gold_rows(text: str, src_tokens: list[str], output_tokens: list[str]) -> list[tuple[int, ...] | None] | None:

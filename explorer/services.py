@@ -22,11 +22,13 @@ import transformer_core as core
 from explorer.cache import BoundedCache
 from explorer.figures.vocab import load_examples
 from explorer.state import Settings, settings, tr
-from transformer_core.analysis.evaluate import task_of
+from transformer_core import tasks
+from transformer_core.analysis.experiments import ExperimentResult, Intervention, run_experiment
+from transformer_core.analysis.head_patches import reference_means
 from transformer_core.analysis.importance import load_importance, reference_sources
-from transformer_core.analysis.interventions import ExperimentResult, Intervention, reference_means, run_experiment
 from transformer_core.inference.devices import available_devices, run_with_cpu_fallback
 from transformer_core.inference.generation import DecodingSettings, sampling_distributions
+from transformer_core.tasks import Task
 
 TRACE_CACHE_ENTRIES = 32
 # Tensor bytes held by the shared trace cache. A ko-en-toy trace is ~1 MB, a 512-token paper-base
@@ -126,9 +128,15 @@ def device_options() -> list[str]:
 # ------------------------------------------------------------------------------------------------
 # Facts about a model
 
-def model_task(loaded: core.LoadedModel) -> str:
-    """The data task a model was trained on (config.json's "task", e.g. 'ko-en'), '' if none: read once at load."""
-    return loaded.task
+def model_task(loaded: core.LoadedModel) -> Task | None:
+    """The task a model was trained on (config.json's "task", read once at load), None if it names none."""
+    return tasks.model_task(loaded)
+
+
+def translates_ko_en(loaded: core.LoadedModel) -> bool:
+    """Was the model trained on the ko-en grammar (whole or its compact core)?"""
+    task = model_task(loaded)
+    return task is not None and task.grammar
 
 
 def model_examples(name: str) -> list[dict[str, str]]:
@@ -228,7 +236,7 @@ def experiment_cache() -> BoundedCache[ExperimentResult]:
 def get_means(name: str, device: str) -> dict:
     """Mean context of every head over the model's fixed reference set (one recorded pass)."""
     loaded = get_model(name, device)
-    task = task_of(loaded) if loaded.config.has_decoder and loaded.directory is not None else None
+    task = model_task(loaded) if loaded.config.has_decoder and loaded.directory is not None else None
     # 20 decoded tokens per reference sentence are plenty for a mean, and keep an untrained paper-base quick
     return reference_means(loaded.model, reference_sources(loaded, task), max_new_tokens=20)
 

@@ -22,6 +22,7 @@ from explorer.state import (
     shared_index,
     tr,
 )
+from transformer_core.io.families import family_of
 
 # ------------------------------------------------------------------------------------------------
 # Sidebar
@@ -51,7 +52,7 @@ def checkpoint_label(models: list[core.ModelInfo], name: str | None) -> str:
     info = next((m for m in models if m.name == name and m.checkpoint), None)
     if info is None:
         return ""
-    return tr("sidebar.checkpoint", name=name, architecture=tr(f"arch.{info.architecture}"))
+    return tr("sidebar.checkpoint", name=name, architecture=tr(family_of(info.architecture).label_key))
 
 
 def render_sidebar() -> Settings:

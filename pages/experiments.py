@@ -1,7 +1,7 @@
 """What if (/experiments): switch heads off, remove positional encoding or the causal mask, shuffle the source
 words; run; compare the original and the patched model's output (changed tokens highlighted), the probability
 of each original token before and after, and one head's attention before and after. The experiment lives in
-the URL (off, method, pe, causal, shuffle: transformer_core.analysis.interventions.Intervention); the head-importance
+the URL (off, method, pe, causal, shuffle: transformer_core.analysis.experiments.Intervention); the head-importance
 table (head_importance.json) ranks the heads and can switch the top one off."""
 
 import streamlit as st
@@ -14,8 +14,10 @@ from explorer.i18n import t
 from explorer.services import current_view, get_experiment, get_importance
 from explorer.state import labels_for, lang, settings, tr
 from explorer.widgets import chart, page_header
-from transformer_core.analysis.interventions import METHODS, PE_SIDES, Head, Intervention, layer_counts
+from transformer_core.analysis.experiments import PE_SIDES, Intervention
+from transformer_core.analysis.head_patches import METHODS, layer_counts
 from transformer_core.tracing import names
+from transformer_core.tracing.names import ENCODER_OUT, LOGITS, Head
 
 ensure_frame()
 
@@ -175,10 +177,10 @@ def probability_section(view, result) -> None:
     """Per generated step: probability of the ORIGINAL token, original model vs patched model (teacher-forced)."""
     code = lang()
     original = view.traced
-    logits_before = original.trace.numpy("logits")  # [T, V]
+    logits_before = original.trace.numpy(LOGITS)  # [T, V]
     ids = logits_before.argmax(-1)  # the original output's tokens (+ EOS), one per step
     before = xfig.token_probabilities(logits_before, ids)
-    after = xfig.token_probabilities(result.forced.numpy("logits"), ids)
+    after = xfig.token_probabilities(result.forced.numpy(LOGITS), ids)
     tokens = original.predicted_tokens
     chart(xfig.probability_figure(tokens, before, after, title=t("whatif.prob_title", code), lang=code),
           "whatif_probabilities")
@@ -243,7 +245,7 @@ def encoder_only_section(view, result) -> None:
     if view.traced.src_tokens != result.patched.src_tokens:
         st.caption(tr("whatif.encoder_shuffled"))
         return
-    change = xfig.output_change(view.trace.numpy("encoder.out"), result.patched.trace.numpy("encoder.out"))
+    change = xfig.output_change(view.trace.numpy(ENCODER_OUT), result.patched.trace.numpy(ENCODER_OUT))
     chart(xfig.change_figure(view.traced.src_tokens, change, title=t("whatif.change_title", code), lang=code),
           "whatif_encoder_change")
 

@@ -1,7 +1,7 @@
 """Why this output? (/explain): for one output token, what attention looks at next to what the output depends
 on — integrated gradients, gradient × input, attention rollout — on the same recorded pass; the decoder's logit
-lens; and two-sentence activation patching. Widgets and layout only: the numbers come from pages/_explain.py
-(transformer_core.analysis.attribution)."""
+lens; and two-sentence activation patching. Widgets and layout only: the numbers come from
+explorer/explain_service.py (transformer_core.analysis.attribution)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from explorer.figures import explain as fig
 from explorer.figures.figures import attention_heatmap
 from explorer.frame import ensure_frame
 from explorer.i18n import md_escape, t
-from explorer.services import current_view, model_task, parameter_count
+from explorer.services import current_view, parameter_count, translates_ko_en
 from explorer.state import lang, tr
 from explorer.widgets import chart, page_header
 from transformer_core.tracing.names import RNN_ATTENTION_WEIGHTS, AttentionKind, attention_name
@@ -80,7 +80,7 @@ def _pick_heldout() -> None:
     choice = st.session_state.get("explain_heldout")
     if choice:
         st.session_state["text"] = choice
-        st.session_state["_example_text"] = (choice, 0)  # the sidebar's example mechanism (pages/_shared.py)
+        st.session_state["_example_text"] = (choice, 0)  # the sidebar's example mechanism (explorer/widgets.py)
     st.session_state["explain_heldout"] = None
 
 
@@ -199,7 +199,7 @@ def methods_section(view, explanation, row: int, steps: int, gold) -> None:
 
 def gold_section(view) -> list | None:
     """The gold source word per output row for held-out ko-en sentences, with a picker of such sentences."""
-    if model_task(view.loaded) != "ko-en" or view.traced.generation is None:
+    if not translates_ko_en(view.loaded) or view.traced.generation is None:
         return None
     explanation_tokens = list(view.traced.chosen_tokens or [])
     gold = gold_rows(view.settings.text, view.traced.src_tokens, explanation_tokens)

@@ -4,8 +4,10 @@ one-line definition, the paper's section and links to where it appears. The data
 
 import streamlit as st
 
+from explorer.frame import ensure_frame
 from explorer.glossary import TERMS, glossary_markdown
-from pages._shared import ensure_frame, lang, page_header, tr
+from explorer.state import lang, tr
+from explorer.widgets import page_header
 
 ensure_frame()
 

@@ -7,7 +7,7 @@ import streamlit as st
 from explorer.figures import history
 from explorer.frame import ensure_frame
 from explorer.i18n import t
-from explorer.services import View, additive_attention_v, current_view, model_task, parameter_count
+from explorer.services import View, additive_attention_v, current_view, parameter_count, translates_ko_en
 from explorer.state import lang, tr
 from explorer.widgets import chart, page_header
 
@@ -21,7 +21,7 @@ def is_ko_en_translator(view: View) -> bool:
     """A trained Transformer encoder-decoder made for the ko-en data (what the RNN can be compared with)."""
     loaded = view.loaded
     return (loaded.trained and loaded.kind == "encoder-decoder" and not history.is_rnn_trace(view.trace)
-            and model_task(loaded) == "ko-en")
+            and translates_ko_en(loaded))
 
 
 def the_two_views() -> tuple[View, View] | None:

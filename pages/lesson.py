@@ -12,8 +12,11 @@ import hashlib
 import streamlit as st
 
 from explorer.figures import lesson
+from explorer.frame import ensure_frame
 from explorer.i18n import md_escape
-from pages._shared import chart, current_view, ensure_frame, lang, settings, tr
+from explorer.services import current_view
+from explorer.state import lang, settings, tr
+from explorer.widgets import chart
 
 ensure_frame()
 

@@ -10,6 +10,19 @@ from explorer.frame import ensure_frame
 from explorer.services import current_view
 from explorer.state import tr
 from explorer.widgets import page_header
+from transformer_core.tracing.names import (
+    CAUSAL_MASK,
+    ENCODER_OUT,
+    LOGITS,
+    SRC_EMBED,
+    SRC_IDS,
+    SRC_INPUT,
+    SRC_POS,
+    TGT_EMBED,
+    TGT_IDS,
+    TGT_INPUT,
+    AttentionKind,
+)
 
 ensure_frame()
 
@@ -26,7 +39,7 @@ if view is not None:
         if traced.has_decoder:
             st.code(traced.output_text or tr("overview.output_empty"), language=None, wrap_lines=True)
         else:
-            st.info(tr("msg.no_output_encoder", shape=shape_str(trace["encoder.out"].shape)))
+            st.info(tr("msg.no_output_encoder", shape=shape_str(trace[ENCODER_OUT].shape)))
         # The honest notice: words the model cannot see (any <unk> piece) make its output a guess.
         # Read from the trace's own source pieces (a vocabulary lookup): the sentence is not tokenized again.
         unknown = unknown_words_from_pieces(view.settings.text, from_tokens(view.loaded.tokenizer, traced.src_tokens),
@@ -57,9 +70,9 @@ if view is not None:
     st.subheader(tr("overview.diagram"))
     shapes = trace.shapes()
     layout = trace.layout  # layer names from the trace itself (layer 0 stands for every layer)
-    n_src = shapes["src.ids"][1]
-    n_tgt = shapes["tgt.ids"][1] if traced.has_decoder else 0
-    vocab = shapes["logits"][2] if traced.has_decoder else cfg.src_vocab_size
+    n_src = shapes[SRC_IDS][1]
+    n_tgt = shapes[TGT_IDS][1] if traced.has_decoder else 0
+    vocab = shapes[LOGITS][2] if traced.has_decoder else cfg.src_vocab_size
     st.caption(tr("overview.diagram_caption", S=n_src, T=n_tgt or "—", D=cfg.d_model, H=cfg.n_heads,
                   dk=cfg.d_k, dff=cfg.d_ff, V=vocab))
 
@@ -79,38 +92,38 @@ if view is not None:
         "overview.box_embed" if cfg.scale_embedding else "overview.box_embed_unscaled"
     with enc_col:
         st.markdown(f"#### {tr('overview.encoder')}")
-        box(tr("overview.box_tokens"), [("src.ids", shapes["src.ids"])], "pages/tokens.py", "nav.tokens",
+        box(tr("overview.box_tokens"), [(SRC_IDS, shapes[SRC_IDS])], "pages/tokens.py", "nav.tokens",
             "box_src_tokens")
         arrow()
-        box(tr(embed_key), [("src.embed", shapes["src.embed"]), ("src.pos", shapes["src.pos"]),
-                                       ("src.input", shapes["src.input"])],
+        box(tr(embed_key), [(SRC_EMBED, shapes[SRC_EMBED]), (SRC_POS, shapes[SRC_POS]),
+                                       (SRC_INPUT, shapes[SRC_INPUT])],
             "pages/embeddings.py", "nav.embeddings", "box_src_embed")
         arrow()
         box(tr("overview.box_encoder_layers", n=layout.encoder_layers),
-            [(tr("overview.qkv"), shapes[layout.attention_name("encoder.self_attn", 0, "q")]),
-             (tr("overview.attn"), shapes[layout.attention_name("encoder.self_attn", 0)]),
+            [(tr("overview.qkv"), shapes[layout.attention_name(AttentionKind.ENCODER_SELF, 0, "q")]),
+             (tr("overview.attn"), shapes[layout.attention_name(AttentionKind.ENCODER_SELF, 0)]),
              (tr("overview.ffn"), shapes[layout.name("encoder", 0, "ffn.hidden")])],
             "pages/encoder.py", "nav.encoder", "box_encoder")
         arrow()
-        box(tr("overview.box_memory"), [("encoder.out", shapes["encoder.out"])], "pages/encoder.py", "nav.encoder",
+        box(tr("overview.box_memory"), [(ENCODER_OUT, shapes[ENCODER_OUT])], "pages/encoder.py", "nav.encoder",
             "box_memory")
     if dec_col is not None:
         with dec_col:
             st.markdown(f"#### {tr('overview.decoder')}")
-            box(tr("overview.box_tgt_tokens"), [("tgt.ids", shapes["tgt.ids"])], "pages/tokens.py", "nav.tokens",
+            box(tr("overview.box_tgt_tokens"), [(TGT_IDS, shapes[TGT_IDS])], "pages/tokens.py", "nav.tokens",
                 "box_tgt_tokens")
             arrow()
-            box(tr(embed_key), [("tgt.embed", shapes["tgt.embed"]), ("tgt.input", shapes["tgt.input"])],
+            box(tr(embed_key), [(TGT_EMBED, shapes[TGT_EMBED]), (TGT_INPUT, shapes[TGT_INPUT])],
                 "pages/embeddings.py", "nav.embeddings", "box_tgt_embed")
             arrow()
             box(tr("overview.box_decoder_layers", n=layout.decoder_layers),
-                [(tr("overview.attn"), shapes[layout.attention_name("decoder.self_attn", 0)]),
-                 (tr("overview.causal"), shapes["tgt.causal_mask"]),
-                 (tr("overview.cross"), shapes[layout.attention_name("decoder.cross_attn", 0)]),
+                [(tr("overview.attn"), shapes[layout.attention_name(AttentionKind.DECODER_SELF, 0)]),
+                 (tr("overview.causal"), shapes[CAUSAL_MASK]),
+                 (tr("overview.cross"), shapes[layout.attention_name(AttentionKind.CROSS, 0)]),
                  (tr("overview.ffn"), shapes[layout.name("decoder", 0, "ffn.hidden")])],
                 "pages/decoder.py", "nav.decoder", "box_decoder")
             arrow()
-            box(tr("overview.box_logits"), [("logits", shapes["logits"])], "pages/decoder.py", "nav.decoder",
+            box(tr("overview.box_logits"), [(LOGITS, shapes[LOGITS])], "pages/decoder.py", "nav.decoder",
                 "box_logits")
     with st.container(border=True, key="box_heads"):
         st.markdown(f"**{tr('overview.box_heads')}**")

@@ -15,13 +15,12 @@ from explorer.figures.tokenization import (
 from explorer.figures.vocab import (
     TOKENIZATION_SPECIMENS,
     WORDLIST_SPECIMENS,
-    is_ko_en_translator,
     known_words,
     search_words,
 )
 from explorer.frame import ensure_frame
 from explorer.i18n import md_escape
-from explorer.services import current_view, get_tokenizer, model_task
+from explorer.services import current_view, get_tokenizer, translates_ko_en
 from explorer.state import labels_for, tr
 from explorer.widgets import page_header
 
@@ -66,7 +65,7 @@ page_header("tokens.title", "tokens.intro")
 view = current_view()
 if view is not None:
     text, tokenizer = view.settings.text, view.loaded.tokenizer
-    ko_en = is_ko_en_translator(model_task(view.loaded))
+    ko_en = translates_ko_en(view.loaded)
     source = tokenize(tokenizer, text, max_length=view.loaded.config.max_len)
     st.subheader(tr("tokens.source"))
     chips(source)

@@ -28,6 +28,8 @@ from explorer.state import lang, settings, tr
 from explorer.widgets import chart, page_header
 from transformer_core.io.loading import lab_models_dir
 from transformer_core.store import StoreUnavailable, redis_url
+from transformer_core.tasks import LAB_TASKS, has_core_grammar
+from transformer_core.tracing.names import ATTENTION_KINDS, AttentionKind
 from transformer_core.training import jobs as lab_jobs
 from transformer_core.training.lab_run import EVALUATING, STARTING, UNFINISHED_DIR, publish_unfinished
 from transformer_core.training.recipes import (
@@ -35,19 +37,17 @@ from transformer_core.training.recipes import (
     DEFAULT_BUDGET_S,
     DEFAULT_PROBES,
     GOALS,
-    LAB_TASKS,
     PRESETS,
     LabRecipe,
     count_parameters,
     fits_task,
-    has_core_grammar,
     lab_plan,
     meets_goal,
     planned_steps,
     probe_problem,
     tokenizer_for,
 )
-from transformer_core.training.snapshots import KINDS, has_snapshots, load_snapshots
+from transformer_core.training.snapshots import has_snapshots, load_snapshots
 
 ensure_frame()
 
@@ -100,7 +100,7 @@ def max_steps_param() -> int:
 def attention_pickers(snapshot, prefix: str) -> tuple[str, int, int]:
     """Kind / layer / head pickers for a snapshot's attention."""
     code = lang()
-    kinds = [k for k in KINDS if k in snapshot.attention]
+    kinds = [k.value for k in ATTENTION_KINDS if k in snapshot.attention]
     left, middle, right = st.columns(3)
     kind = left.selectbox(tr("lab.kind"), kinds, index=len(kinds) - 1, key=f"{prefix}_kind",
                           format_func=lambda k: t(f"kind.{k}", code))
@@ -141,8 +141,8 @@ def show_cls_rows(snapshot, task: str, key: str) -> None:
     """The classifier's [CLS] row per layer, the verb ending boxed (nothing for the other tasks)."""
     if task not in CLASSIFIER_TASKS:
         return
-    chart(lab_figs.cls_rows_figure(snapshot.attention["encoder.self_attn"], snapshot.src_tokens, step=snapshot.step,
-                                   lang=lang()), f"lab_cls_step{snapshot.step}", key=key)
+    chart(lab_figs.cls_rows_figure(snapshot.attention[AttentionKind.ENCODER_SELF], snapshot.src_tokens,
+                                   step=snapshot.step, lang=lang()), f"lab_cls_step{snapshot.step}", key=key)
     st.caption(tr("lab.cls_caption"))
 
 

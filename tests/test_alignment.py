@@ -11,9 +11,9 @@ from transformer_core.analysis.alignment import (
     alignment_accuracy,
     alignment_hits,
     anti_diagonal_accuracy,
-    anti_diagonal_gold,
     argmax_sources,
 )
+from transformer_core.tasks.heldout import anti_diagonal_gold
 
 
 def one_hot_rows(columns: list[int], n_columns: int) -> np.ndarray:

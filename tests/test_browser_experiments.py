@@ -13,8 +13,9 @@ import pytest
 
 import transformer_core as core
 from tests.browser_helpers import EXCEPTION, launch, page_url, require_chromium, streamlit_server
+from transformer_core.analysis.experiments import Intervention, run_experiment
 from transformer_core.analysis.importance import load_importance
-from transformer_core.analysis.interventions import Head, Intervention, run_experiment
+from transformer_core.tracing.names import Head
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -33,12 +34,12 @@ def sentence_where_it_matters(head: Head) -> tuple[str, str, str]:
     """(sentence, original output, output with `head` off): the default sentence if switching the head off
     changes its translation, else the first held-out sentence of the evaluation sample where it does."""
     from explorer.services import MAX_NEW_TOKENS
-    from transformer_core.analysis.evaluate import ko_en_examples
+    from transformer_core.tasks import KO_EN
 
     loaded = core.load("ko-en-toy")
     spec = Intervention(off=(head,))
     candidates = [DEFAULT] + [loaded.tokenizer.decode(e.source_ids, skip_special_tokens=True)
-                              for e in ko_en_examples(loaded.tokenizer, 200, 0)]
+                              for e in KO_EN.held_out(loaded.tokenizer, 200, 0)]
     for text in candidates:
         original = core.trace_text(loaded, text, max_new_tokens=MAX_NEW_TOKENS)
         patched = run_experiment(loaded, text, spec, original, max_new_tokens=MAX_NEW_TOKENS).patched

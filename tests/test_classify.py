@@ -10,14 +10,13 @@ import pytest
 
 import transformer_core as tc
 from tests.classifier_recount import recount_classifier
+from transformer_core.tasks import SPEECH_LEVELS, speech_level_sentences
 from transformer_core.training.classify import (
-    SPEECH_LEVELS,
     cls_attention,
     ending_position,
     load_classifier,
     predict,
     save_classifier,
-    speech_level_sentences,
     train_speech_levels,
 )
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import transformer_core as core
+from transformer_core.analysis.experiments import Intervention, run_experiment
 from transformer_core.analysis.importance import load_importance
-from transformer_core.analysis.interventions import Intervention, run_experiment
 
 streamlit_testing = pytest.importorskip("streamlit.testing.v1")
 AppTest = streamlit_testing.AppTest
@@ -158,13 +158,13 @@ def test_the_heads_page_statistics_table_has_the_importance_column():
 @pytest.mark.parametrize("method", ["mean", "uniform"])
 def test_mean_and_uniform_ablation_from_the_url_match_the_core(method):
     from explorer.services import MAX_NEW_TOKENS
-    from transformer_core.analysis.evaluate import task_of
+    from transformer_core.analysis.head_patches import reference_means
     from transformer_core.analysis.importance import reference_sources
-    from transformer_core.analysis.interventions import reference_means
+    from transformer_core.tasks import model_task
 
     loaded = load("ko-en-toy")
     spec = Intervention.from_query(f"off=dec.0.*,cross.1.*&method={method}", n_heads=loaded.config.n_heads)
-    means = reference_means(loaded.model, reference_sources(loaded, task_of(loaded)), max_new_tokens=20) \
+    means = reference_means(loaded.model, reference_sources(loaded, model_task(loaded)), max_new_tokens=20) \
         if method == "mean" else None
     original = core.trace_text(loaded, TEXT, max_new_tokens=MAX_NEW_TOKENS)
     expected = run_experiment(loaded, TEXT, spec, original, means, max_new_tokens=MAX_NEW_TOKENS).patched

@@ -12,6 +12,7 @@ import transformer_core as core
 from tests.heldout_recount import expected_metrics, recount
 from transformer_core.analysis import evaluate
 from transformer_core.analysis.scoring import score_examples
+from transformer_core.tasks import model_task
 from transformer_core.training import jobs
 from transformer_core.training.recipes import LabRecipe, held_out_examples
 
@@ -46,7 +47,7 @@ def test_score_examples_agrees_with_a_recount_one_sentence_at_a_time(name):
     """Exact match and alignment (per layer and per head) of the bundled translators on held-out pairs with
     gold alignments: the scoring loop on each sentence alone and on the whole batch, against the recount."""
     loaded = core.load(ROOT / "models" / name)
-    examples = evaluate.ko_en_examples(loaded.tokenizer, 16, seed=7)
+    examples = model_task(loaded).held_out(loaded.tokenizer, 16, seed=7)
     counts = [recount(loaded.model, example) for example in examples]
     for example, count in zip(examples, counts, strict=True):
         alone = score_examples(loaded.model, [example])[0]
@@ -76,7 +77,7 @@ def test_the_task_and_grammar_are_read_from_config_json_once_at_load(tmp_path, t
     loaded = core.load(directory)
     assert (loaded.task, loaded.grammar) == ("letters-sort", "core")
     (directory / "config.json").write_text(json.dumps({**config, "task": "reverse"}), encoding="utf-8")
-    assert evaluate.task_of(loaded) == "letters-sort"  # read at load, not again
+    assert model_task(loaded).name == "letters-sort"  # read at load, not again
     assert evaluate.trained_on_core(loaded)
 
 
@@ -89,7 +90,7 @@ def test_a_model_that_names_no_task_is_not_guessed_from_its_vocabulary(tmp_path,
     config.pop("task", None)
     (directory / "config.json").write_text(json.dumps(config), encoding="utf-8")
     loaded = core.load(directory)
-    assert loaded.task == "" and evaluate.task_of(loaded) == ""
+    assert loaded.task == "" and model_task(loaded) is None
     with pytest.raises(ValueError, match="names no task"):
         evaluate.evaluate_model(loaded, n=2)
     assert evaluate.main([str(directory), "--n", "2"]) == 2  # a message on stderr, no traceback

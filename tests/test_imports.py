@@ -103,12 +103,16 @@ def test_transformer_core_has_no_import_cycle():
     assert import_cycles(ROOT, "transformer_core") == []
 
 
-def test_bert_and_loading_do_not_import_each_other():
+def test_weight_maps_never_import_the_family_table_or_the_loader():
+    """loading -> families -> bert/marian (one direction): a weight map knows nothing of the table."""
     modules = module_names(ROOT, "transformer_core")
-    bert = imported_modules("transformer_core.io.bert", modules["transformer_core.io.bert"], modules)
-    assert "transformer_core.io.loading" not in bert
-    assert "transformer_core.io.bert" in imported_modules("transformer_core.io.loading",
-                                                       modules["transformer_core.io.loading"], modules)
+    for weight_map in ("transformer_core.io.bert", "transformer_core.io.marian"):
+        imported = imported_modules(weight_map, modules[weight_map], modules)
+        assert not imported & {"transformer_core.io.loading", "transformer_core.io.families"}, weight_map
+        assert weight_map in imported_modules("transformer_core.io.families",
+                                              modules["transformer_core.io.families"], modules)
+    assert "transformer_core.io.families" in imported_modules("transformer_core.io.loading",
+                                                              modules["transformer_core.io.loading"], modules)
 
 
 def test_the_cycle_finder_finds_a_lazy_cycle_and_ignores_type_checking_imports(tmp_path):

@@ -1,5 +1,6 @@
-"""Ready-made interventions (transformer_core/interventions.py) proven against independent computations,
-the URL form of an experiment, and head importance (importance.py) against evaluate.py's own scoring."""
+"""Ready-made interventions (transformer_core/analysis/head_patches.py, experiments.py) proven against
+independent computations, the URL form of an experiment, and head importance (importance.py) against
+evaluate.py's own scoring."""
 
 from __future__ import annotations
 
@@ -15,6 +16,17 @@ import torch.nn.functional as F
 from tests.conftest import tiny_config
 from transformer_core import Transformer, generate
 from transformer_core.analysis.evaluate import Example, score
+from transformer_core.analysis.experiments import Intervention, shuffle_words
+from transformer_core.analysis.head_patches import (
+    all_heads,
+    merge_patches,
+    reference_means,
+    remove_causal_mask,
+    remove_positional_encoding,
+    switch_off,
+    switch_off_rows,
+    uniform_heads,
+)
 from transformer_core.analysis.importance import (
     Ablation,
     ablations,
@@ -23,20 +35,8 @@ from transformer_core.analysis.importance import (
     rank,
     score_ablations,
 )
-from transformer_core.analysis.interventions import (
-    Head,
-    Intervention,
-    all_heads,
-    merge_patches,
-    reference_means,
-    remove_causal_mask,
-    remove_positional_encoding,
-    shuffle_words,
-    switch_off,
-    switch_off_rows,
-    uniform_heads,
-)
-from transformer_core.tracing.names import attention_name
+from transformer_core.tasks import KO_EN
+from transformer_core.tracing.names import Head, attention_name
 
 
 def model_and_batch(**overrides):
@@ -269,7 +269,7 @@ def test_batched_ablations_score_like_evaluate_one_experiment_at_a_time():
 
 
 def test_head_importance_table_has_every_head_and_layer_with_drops_from_the_baseline(tiny_loaded):
-    result = head_importance(tiny_loaded, tiny_examples(), "ko-en", batch_size=2, max_rows=8)
+    result = head_importance(tiny_loaded, tiny_examples(), KO_EN, batch_size=2, max_rows=8)
     assert [r["id"] for r in result["heads"]] == [str(h) for h in all_heads(tiny_loaded.config)]
     assert [r["id"] for r in result["layers"]] == ["enc.0.*", "enc.1.*", "dec.0.*", "dec.1.*", "cross.0.*",
                                                    "cross.1.*"]

@@ -9,8 +9,9 @@ import torch
 import transformer_core as tc
 from tests.classifier_recount import cls_logits_by_hand, last_word_piece, recount_classifier
 from transformer_core.data import BOS_ID
+from transformer_core.tasks import SPEECH_LEVELS, speech_level_data
 from transformer_core.tracing.names import AttentionKind, attention_name
-from transformer_core.training.classify import SPEECH_LEVELS, EncoderClassifier, load_classifier, speech_level_data
+from transformer_core.training.classify import EncoderClassifier, load_classifier
 from transformer_core.training.lab_run import run_lab_recipe
 from transformer_core.training.recipes import PRESETS, LabRecipe, count_parameters, lab_plan, planned_steps
 

@@ -10,7 +10,7 @@ import torch
 
 from tests.conftest import tiny_config
 from transformer_core import Transformer, generate, trace_text
-from transformer_core.analysis.interventions import remove_positional_encoding, switch_off
+from transformer_core.analysis.head_patches import remove_positional_encoding, switch_off
 from transformer_core.tracing.names import Head, attention_name
 
 

@@ -369,3 +369,9 @@ def test_the_decoder_loop_and_maxout_output_equal_the_paper_written_out_step_by_
                 torch.testing.assert_close(trace["rnn.output.hidden"][b, t], maxout, atol=1e-5, rtol=1e-5)
                 logits = model.lm_head.weight @ maxout + model.lm_head.bias
                 torch.testing.assert_close(trace["logits"][b, t], logits, atol=1e-5, rtol=1e-5)
+
+
+def test_the_rnn_trace_name_constants_are_the_names_the_model_records():
+    from transformer_core.tracing.names import RNN_TRACE_NAMES
+    recorded = [line.split()[0] for line in GOLDEN.strip().splitlines()]
+    assert sorted(RNN_TRACE_NAMES) == sorted(name for name in recorded if name.startswith("rnn."))

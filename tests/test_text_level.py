@@ -114,13 +114,13 @@ def test_paper_base_weights_do_not_depend_on_other_users_of_torchs_global_genera
     if not (transformer_core.io.loading.models_dir() / "ko-en-toy" / "tokenizer.json").is_file():
         pytest.skip("models/ko-en-toy (paper-base's tokenizer) is not bundled yet")
     quiet = load("paper-base").model.state_dict()
-    real = transformer_core.io.loading.Transformer
+    real = transformer_core.io.builtin_models.Transformer
 
     def with_a_busy_neighbour(config):  # another thread draws random numbers meanwhile
         torch.randn(100)
         return real(config)
 
-    monkeypatch.setattr(transformer_core.io.loading, "Transformer", with_a_busy_neighbour)
+    monkeypatch.setattr(transformer_core.io.builtin_models, "Transformer", with_a_busy_neighbour)
     busy = load("paper-base").model.state_dict()
     for name, tensor in quiet.items():
         assert torch.equal(busy[name], tensor), name

@@ -10,7 +10,7 @@ import tokenize
 from pathlib import Path
 
 import transformer_core
-from transformer_core.analysis import interventions
+from transformer_core.analysis import head_patches
 from transformer_core.tracing import names
 
 CORE = Path(transformer_core.__file__).parent
@@ -66,9 +66,11 @@ def test_no_core_module_formats_a_trace_name_outside_the_names_module():
     assert not offenders, f"trace names built by formatting (use transformer_core.tracing.names): {offenders}"
 
 
-def test_interventions_head_is_the_one_head_type():
-    assert interventions.Head is names.Head
-    assert not hasattr(interventions, "KINDS")
-    head = interventions.Head("enc", 0, 1)
+def test_names_head_is_the_one_head_type():
+    assert head_patches.Head is names.Head
+    defined = [path.relative_to(CORE) for path in CORE.rglob("*.py") if path.parent.name != "tracing"
+               and re.search(r"^class Head\b", path.read_text(encoding="utf-8"), re.MULTILINE)]
+    assert defined == []
+    head = names.Head("enc", 0, 1)
     assert head == names.Head("encoder.self_attn", 0, 1) and str(head) == "enc.0.1"
     assert head.attention == "encoder.0.self_attn" and head.name("context") == "encoder.0.self_attn.context"

@@ -16,18 +16,19 @@ from transformer_core.analysis import evaluate
 from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, build_tokenizer
 from transformer_core.inference.batching import pad_batch
 from transformer_core.inference.generation import generate
-from transformer_core.training import cli as train
+from transformer_core.tasks import LengthLimit, model_task
+from transformer_core.training import cli, loop, recipes
 
 
-def tiny_settings(task: str, steps: int = 40, **overrides) -> train.TrainSettings:
+def tiny_settings(task: str, steps: int = 40, **overrides) -> recipes.TrainSettings:
     values = dict(task=task, steps=steps, batch_size=16, peak_lr=3e-3, warmup=10, seed=0, threads=1,
                   sampled_softmax=256 if task == "reverse" else 0, buckets=2)
     values.update(overrides)
-    return train.TrainSettings(**values)
+    return recipes.TrainSettings(**values)
 
 
 def tiny_config(task: str) -> transformer_core.TransformerConfig:
-    return train.build_config(task, tiny=True, overrides={}, vocab_size=len(build_tokenizer(task)))
+    return recipes.build_config(task, tiny=True, overrides={}, vocab_size=len(build_tokenizer(task)))
 
 
 def mean(values: list[float]) -> float:
@@ -35,21 +36,21 @@ def mean(values: list[float]) -> float:
 
 
 def test_tiny_ko_en_run_lowers_the_loss():
-    result = train.train(tiny_settings("ko-en"), tiny_config("ko-en"), progress=False)
+    result = loop.train(tiny_settings("ko-en"), tiny_config("ko-en"), progress=False)
     losses = [row["loss"] for row in result.history]
     assert len(losses) == 40
     assert mean(losses[-5:]) < mean(losses[:5]) - 1.0
 
 
 def test_tiny_reverse_run_lowers_the_loss():
-    result = train.train(tiny_settings("reverse", steps=30), tiny_config("reverse"), progress=False)
+    result = loop.train(tiny_settings("reverse", steps=30), tiny_config("reverse"), progress=False)
     losses = [row["loss"] for row in result.history]
     assert mean(losses[-5:]) < mean(losses[:5]) - 0.3
 
 
 def test_training_is_seeded():
-    first = train.train(tiny_settings("ko-en", steps=5), tiny_config("ko-en"), progress=False)
-    second = train.train(tiny_settings("ko-en", steps=5), tiny_config("ko-en"), progress=False)
+    first = loop.train(tiny_settings("ko-en", steps=5), tiny_config("ko-en"), progress=False)
+    second = loop.train(tiny_settings("ko-en", steps=5), tiny_config("ko-en"), progress=False)
     assert [r["loss"] for r in first.history] == [r["loss"] for r in second.history]
 
 
@@ -64,7 +65,7 @@ def test_config_is_the_papers_architecture_with_shared_embeddings():
 
 def test_learning_rate_warms_up_then_decays_to_zero():
     settings = tiny_settings("ko-en", steps=1000, warmup=100, peak_lr=1e-3)
-    rates = [train.learning_rate(step, settings) for step in range(1, 1001)]
+    rates = [loop.learning_rate(step, settings) for step in range(1, 1001)]
     assert rates[0] < rates[49] < rates[99]
     assert abs(rates[99] - 1e-3) < 1e-12
     assert rates[399] < rates[99]  # 1/sqrt(step) after the warmup
@@ -73,7 +74,7 @@ def test_learning_rate_warms_up_then_decays_to_zero():
 
 def test_sampled_softmax_keeps_every_label_and_renumbers_it():
     labels = torch.tensor([[5, 9, 2, PAD_ID], [9, 7, 2, PAD_ID]])
-    candidates, local = train.candidate_ids(labels, vocab_size=50, n_candidates=20,
+    candidates, local = loop.candidate_ids(labels, vocab_size=50, n_candidates=20,
                                             generator=torch.Generator().manual_seed(0))
     real = labels != PAD_ID
     assert torch.equal(candidates[local[real]], labels[real])
@@ -83,7 +84,7 @@ def test_sampled_softmax_keeps_every_label_and_renumbers_it():
 
 def test_cli_writes_a_loadable_model_dir(tmp_path):
     out = tmp_path / "ko-en-tiny"
-    assert train.main(["--task", "ko-en", "--out", str(out), "--tiny", "--steps", "30", "--eval-n", "20",
+    assert cli.main(["--task", "ko-en", "--out", str(out), "--tiny", "--steps", "30", "--eval-n", "20",
                        "--quiet", "--threads", "1"]) == 0
     for name in ("config.json", "model.safetensors", "tokenizer.json", "tokenizer_config.json", "README.md",
                  "loss.csv"):
@@ -101,7 +102,7 @@ def test_cli_writes_a_loadable_model_dir(tmp_path):
         torch.testing.assert_close(state[name], tensor, rtol=0, atol=0, msg=name)
     checks.check_text_trace_is_the_models_own_output(loaded, "고양이가 생선을 먹는다.")
     metrics = evaluate.evaluate_model(loaded, n=10, seed=3)
-    examples = evaluate.ko_en_examples(loaded.tokenizer, 10, 3, core=evaluate.trained_on_core(loaded))
+    examples = model_task(loaded).held_out(loaded.tokenizer, 10, 3, core=evaluate.trained_on_core(loaded))
     expected = expected_metrics([recount(loaded.model, e) for e in examples], [e.group for e in examples])
     assert metrics["exact_match"] == pytest.approx(expected["exact_match"], abs=1e-12)
     assert metrics["per_layer"] == pytest.approx(expected["per_layer"], abs=1e-12)
@@ -109,7 +110,7 @@ def test_cli_writes_a_loadable_model_dir(tmp_path):
 
 
 def test_batched_generation_used_by_evaluate_matches_the_core(tmp_path):
-    result = train.train(tiny_settings("ko-en", steps=30), tiny_config("ko-en"), progress=False)
+    result = loop.train(tiny_settings("ko-en", steps=30), tiny_config("ko-en"), progress=False)
     model = result.model
     tokenizer = result.tokenizer
     texts = ["고양이가 생선을 먹는다.", "그 개는 작다.", "민수가 어제 학교에 갔니?"]
@@ -124,20 +125,20 @@ def test_batched_generation_used_by_evaluate_matches_the_core(tmp_path):
 
 def test_time_budget_drives_the_cool_down_and_the_curriculum():
     settings = tiny_settings("reverse", steps=1000, warmup=10, max_minutes=1.0, curriculum_fraction=0.5)
-    assert train.training_progress(100, 0.0, settings) == 0.1
-    assert train.training_progress(100, 45.0, settings) == 0.75  # the clock is ahead of the steps
-    assert train.learning_rate(100, settings, progress=1.0) == 0.0
+    assert loop.training_progress(100, 0.0, settings) == 0.1
+    assert loop.training_progress(100, 45.0, settings) == 0.75  # the clock is ahead of the steps
+    assert loop.learning_rate(100, settings, progress=1.0) == 0.0
     # half-way, before the cool-down (the last 20 %): peak * min(step / warmup, sqrt(warmup / step)), written out
-    assert train.learning_rate(100, settings, progress=0.5) == pytest.approx(3e-3 * (10 / 100) ** 0.5, rel=1e-12)
-    assert train.curriculum_length(0.0, settings) == 8
-    assert 8 < train.curriculum_length(0.25, settings) < 64
-    assert train.curriculum_length(0.5, settings) == train.curriculum_length(0.9, settings) == 64
+    assert loop.learning_rate(100, settings, progress=0.5) == pytest.approx(3e-3 * (10 / 100) ** 0.5, rel=1e-12)
+    assert recipes.curriculum_length(0.0, settings) == 8
+    assert 8 < recipes.curriculum_length(0.25, settings) < 64
+    assert recipes.curriculum_length(0.5, settings) == recipes.curriculum_length(0.9, settings) == 64
 
 
 def test_curriculum_limits_the_reverse_texts():
     vocab = build_tokenizer("reverse").get_vocab()
-    limit = train.LengthLimit(5)
-    pairs = train.training_pairs("reverse", vocab, seed=0, limit=limit)
+    limit = LengthLimit(5)
+    pairs = recipes.training_pairs("reverse", vocab, seed=0, limit=limit)
     assert all(len(next(pairs)[1]) <= 5 for _ in range(200))
     limit.current = 64
     assert max(len(next(pairs)[1]) for _ in range(400)) > 32

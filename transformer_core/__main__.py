@@ -16,6 +16,7 @@ import argparse
 import sys
 
 from transformer_core import ModelUnavailableError, list_models, load, trace_text
+from transformer_core.io.files import MODEL_TYPE
 from transformer_core.tracing.names import SRC_IDS, TGT_IDS
 
 
@@ -66,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "models":
         for info in list_models(all_architectures=True):
-            kind = "" if info.architecture == "transformer-explorer" else f" ({info.architecture})"
+            kind = "" if info.architecture == MODEL_TYPE else f" ({info.architecture})"
             print(f"{info.name:<20} {'ok' if info.available else 'unavailable: ' + info.reason}{kind}")
         return 0
     try:

@@ -16,10 +16,6 @@ import numpy as np
 
 from transformer_core.tracing.names import AttentionKind, Head
 
-# Aliases (the enum members themselves, not copies) for explorer/figures/lesson.py until it reads
-# AttentionKind directly (issue 19); new code uses AttentionKind.
-ENC_SELF, DEC_SELF, CROSS = AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS
-
 
 def n_layers(trace, stack: str) -> int:
     """Layers of 'encoder' or 'decoder' in the trace (0 if the stack is absent)."""

@@ -18,19 +18,28 @@ import plotly.graph_objects as go
 from explorer.figures.figures import FONT_FAMILY, attention_heatmap, heads_grid
 from explorer.figures.steps import _num, _vec
 from explorer.i18n import t
-from transformer_core.tracing.names import RNN_ATTENTION_WEIGHTS, AttentionKind, Head, attention_name
-
-RNN_WEIGHTS = RNN_ATTENTION_WEIGHTS
+from transformer_core.tracing.names import (
+    RNN_ATTENTION_KEYS,
+    RNN_ATTENTION_QUERIES,
+    RNN_ATTENTION_SCORES,
+    RNN_ATTENTION_WEIGHTS,
+    RNN_DECODER_INIT,
+    RNN_DECODER_STATES,
+    RNN_ENCODER_STATES,
+    AttentionKind,
+    Head,
+    attention_name,
+)
 
 
 def is_rnn_trace(trace) -> bool:
     """True for a trace of the attention RNN (rnn.py), False for a Transformer's."""
-    return RNN_WEIGHTS in trace
+    return RNN_ATTENTION_WEIGHTS in trace
 
 
 def rnn_alignment(trace) -> np.ndarray:
     """The RNN's one alignment matrix α [T, S] (row t predicts output token t)."""
-    return np.asarray(trace.numpy(RNN_WEIGHTS), dtype=np.float32)
+    return np.asarray(trace.numpy(RNN_ATTENTION_WEIGHTS), dtype=np.float32)
 
 
 def telling_step(alignment: np.ndarray) -> int:
@@ -82,15 +91,15 @@ class AdditiveScore:
 
 def additive_score(trace, v: np.ndarray, t: int, j: int) -> AdditiveScore:
     """The additive score of decoder step t and source token j, rebuilt from the RNN trace and v [A]."""
-    states = trace.numpy("rnn.decoder.states")  # [T, H]; s_{t-1} is row t-1, s_0 the recorded init
-    state = trace.numpy("rnn.decoder.init") if t == 0 else states[t - 1]
-    query = np.asarray(trace.numpy("rnn.attn.queries")[t], dtype=np.float64)
-    key = np.asarray(trace.numpy("rnn.attn.keys")[j], dtype=np.float64)
+    states = trace.numpy(RNN_DECODER_STATES)  # [T, H]; s_{t-1} is row t-1, s_0 the recorded init
+    state = trace.numpy(RNN_DECODER_INIT) if t == 0 else states[t - 1]
+    query = np.asarray(trace.numpy(RNN_ATTENTION_QUERIES)[t], dtype=np.float64)
+    key = np.asarray(trace.numpy(RNN_ATTENTION_KEYS)[j], dtype=np.float64)
     hidden = np.tanh(query + key)
     v = np.asarray(v, dtype=np.float64).ravel()
-    return AdditiveScore(t, j, np.asarray(state), np.asarray(trace.numpy("rnn.encoder.states")[j]), query, key,
-                         hidden, v, float(v @ hidden), float(trace.numpy("rnn.attn.scores")[t, j]),
-                         float(trace.numpy(RNN_WEIGHTS)[t, j]))
+    return AdditiveScore(t, j, np.asarray(state), np.asarray(trace.numpy(RNN_ENCODER_STATES)[j]), query, key,
+                         hidden, v, float(v @ hidden), float(trace.numpy(RNN_ATTENTION_SCORES)[t, j]),
+                         float(trace.numpy(RNN_ATTENTION_WEIGHTS)[t, j]))
 
 
 @dataclass(frozen=True)

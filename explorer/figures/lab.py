@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 
 from explorer.figures.figures import FONT_FAMILY, attention_heatmap
 from explorer.i18n import t
+from transformer_core.tracing.names import AttentionKind
 from transformer_core.training.classify import ending_index
 
 LOSS_COLOR, EXACT_COLOR, ALIGN_COLOR, MARK_COLOR = "#1f77b4", "#2ca02c", "#ff7f0e", "#d62728"
@@ -97,9 +98,9 @@ def curves_figure(history: Sequence[tuple[int, float]], points: Sequence[dict], 
 
 def tokens_of_kind(kind: str, src_tokens: list[str], tgt_tokens: list[str]) -> tuple[list[str], list[str]]:
     """(row tokens, column tokens) of an attention kind (rows = queries)."""
-    if kind == "encoder.self_attn":
+    if kind == AttentionKind.ENCODER_SELF:
         return src_tokens, src_tokens
-    if kind == "decoder.self_attn":
+    if kind == AttentionKind.DECODER_SELF:
         return tgt_tokens, tgt_tokens
     return tgt_tokens, src_tokens
 

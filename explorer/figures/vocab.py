@@ -262,8 +262,3 @@ def search_words(table: pd.DataFrame, query: str, category: str | None = None) -
         rows = rows[rows["korean"].str.contains(query, regex=False)
                     | rows["english"].str.lower().str.contains(query, regex=False)]
     return rows.reset_index(drop=True)
-
-
-def is_ko_en_translator(task: str) -> bool:
-    """Was the model trained on the ko-en grammar (its task, config.json's "task": "ko-en" or "lab-ko-en")?"""
-    return task in ("ko-en", "lab-ko-en")

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from transformer_core.tasks.heldout import anti_diagonal_gold
+
 
 def argmax_sources(attention: np.ndarray, n_source_words: int) -> np.ndarray:
     """For each row, the source word (column < n_source_words) with the most attention."""
@@ -43,11 +45,6 @@ def alignment_accuracy(attention: np.ndarray, gold: Sequence[Sequence[int]], n_s
     """Share of aligned target words whose argmax source word is a gold one (nan if none is aligned)."""
     correct, scored = alignment_hits(attention, gold, n_source_words)
     return correct / scored if scored else float("nan")
-
-
-def anti_diagonal_gold(n: int) -> list[tuple[int]]:
-    """Gold alignment of reversal: output character t comes from input character n - 1 - t."""
-    return [(n - 1 - t,) for t in range(n)]
 
 
 def anti_diagonal_accuracy(attention: np.ndarray, n: int) -> float:

@@ -24,8 +24,11 @@ from dataclasses import dataclass, field
 import torch
 
 from transformer_core.tracing.names import (
+    ENCODER_OUT,
     RNN_ATTENTION_WEIGHTS,
     SRC_EMBED,
+    SRC_IDS,
+    TGT_IDS,
     AttentionKind,
     attention_name,
     layer_name,
@@ -345,7 +348,7 @@ class Explanation:
 def output_targets(traced, eos_id: int) -> tuple[torch.Tensor, list[int]]:
     """(decoder input [1, T] = BOS + output, the token id each row produced) of a TextTrace: every output
     token, then EOS unless generation stopped at the length limit (its last row was never used)."""
-    tgt = traced.trace["tgt.ids"]
+    tgt = traced.trace[TGT_IDS]
     targets = tgt[0, 1:].tolist()
     if not traced.reached_limit:
         targets.append(eos_id)
@@ -358,13 +361,13 @@ def explain_trace(loaded, traced, steps: int = DEFAULT_STEPS, positions: Sequenc
     (default: the first token, [CLS]); `rows`: attribute only these output rows (a big model's long output
     costs one backward pass per row)."""
     model, trace, config = loaded.model, traced.trace, loaded.config
-    src = trace["src.ids"]
+    src = trace[SRC_IDS]
     is_rnn = RNN_ATTENTION_WEIGHTS in trace
     if not config.has_decoder:
         positions = list(positions) if positions else [0]
         if any(not 0 <= p < src.shape[1] for p in positions):
             raise ValueError(f"positions {positions} outside the {src.shape[1]} source tokens")
-        score = direction_score(trace["encoder.out"], positions)
+        score = direction_score(trace[ENCODER_OUT], positions)
         attribution = attribute(model, src, None, score, steps)
         return Explanation(traced.src_tokens, [traced.src_tokens[p] for p in positions], attribution, None,
                            trace_rollout(trace), None, None, "encoder-only", positions)

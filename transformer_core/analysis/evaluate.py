@@ -23,8 +23,6 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from transformer_core.analysis.alignment import anti_diagonal_gold
-from transformer_core.analysis.heldout import REAL_SENTENCES, Example
 from transformer_core.analysis.scoring import (  # noqa: F401  (re-exported: the one scoring loop)
     HeldOutScore,
     cross_attention,
@@ -33,51 +31,10 @@ from transformer_core.analysis.scoring import (  # noqa: F401  (re-exported: the
     score_examples,
     summarize,
 )
-from transformer_core.data import EOS_ID, is_held_out
-from transformer_core.data.ko_en import KoEnGrammar
-from transformer_core.data.reverse import ReverseData
 from transformer_core.io.loading import LoadedModel, load
+from transformer_core.tasks import TASKS, Task, model_task, task_named
+from transformer_core.tasks.heldout import Example
 from transformer_core.tracing.hooks import Patch
-
-# --- samples --------------------------------------------------------------------------------------
-
-def ko_en_examples(tokenizer, n: int, seed: int, core: bool = False) -> list[Example]:
-    """`n` distinct held-out sentence pairs (their Korean text hashes into the evaluation bucket);
-    `core=True` draws them from the compact core grammar (`KoEnGrammar(seed, core=True)`)."""
-    vocab = tokenizer.get_vocab()
-    grammar = KoEnGrammar(seed, core=core)
-    seen: set[str] = set()
-    examples = []
-    while len(examples) < n:
-        pair = grammar.sample()
-        if pair.source_text in seen or not is_held_out(pair.source_text):
-            continue
-        seen.add(pair.source_text)
-        source_ids = [vocab[w] for w in pair.source] + [EOS_ID]
-        examples.append(Example(source_ids, [vocab[w] for w in pair.target], list(pair.alignment), "generated"))
-    return examples
-
-
-def reverse_example(tokenizer, text: str, group: str) -> Example:
-    ids = tokenizer(text)["input_ids"]  # characters + EOS
-    chars = ids[:-1]
-    return Example(ids, chars[::-1], anti_diagonal_gold(len(chars)), group)
-
-
-def reverse_examples_for_eval(tokenizer, n: int, seed: int) -> list[Example]:
-    """`n` held-out generated texts (random / words / sentence styles) plus the hand-written sentences."""
-    data = ReverseData(seed)
-    examples = []
-    seen: set[str] = set()
-    while len(examples) < n:
-        example = data.sample_split(held_out=True)
-        if example.source in seen:
-            continue
-        seen.add(example.source)
-        examples.append(reverse_example(tokenizer, example.source, example.style))
-    examples += [reverse_example(tokenizer, text, "real") for text in REAL_SENTENCES]
-    return examples
-
 
 # --- scoring (scoring.py holds the one loop) --------------------------------------------------------
 
@@ -87,23 +44,33 @@ def score(model, examples: list[Example], batch_size: int = 64,
     return score_examples(model, examples, batch_size, patches)[0].metrics()
 
 
-def task_of(loaded: LoadedModel) -> str:
-    """The task a model was trained on ('ko-en', 'reverse', 'letters-copy', ...): `loaded.task`, read from
-    config.json's "task" once when the model was loaded; '' when it names none (never guessed)."""
-    return loaded.task
+def model_task_or(loaded: LoadedModel, task: str | None) -> Task:
+    """The task named `task`, else the model's own (config.json's "task"); ValueError when neither names one,
+    or for a task without translation examples (the speech-level classifier: `python -m transformer_core classify`)."""
+    found = task_named(task) if task else model_task(loaded)
+    if found is None:
+        detail = f"its task {loaded.task!r} is unknown" if loaded.task else "its config.json names no task"
+        raise ValueError(f"{loaded.name}: {detail}; pass one (--task {' or --task '.join(translation_tasks())})")
+    if found.classifier:
+        raise ValueError(f"{found.name} is a classifier task: measure it with `python -m transformer_core classify`")
+    return found
 
 
-def _task(loaded: LoadedModel, task: str | None) -> str:
-    """`task`, else the model's own; ValueError when neither names one."""
-    task = task or task_of(loaded)
-    if not task:
-        raise ValueError(f"{loaded.name}: its config.json names no task; pass one (--task ko-en or --task reverse)")
-    return task
+def translation_tasks() -> list[str]:
+    """The tasks whose held-out examples this module scores (every task but the classifier)."""
+    return [name for name, task in TASKS.items() if not task.classifier]
 
 
 def trained_on_core(loaded: LoadedModel) -> bool:
     """Was the model trained on the core grammar? (config.json "grammar": "core", written by the lab)."""
     return loaded.grammar == "core"
+
+
+def examples_for(loaded: LoadedModel, task: Task, n: int, seed: int, core: bool | None = None) -> list[Example]:
+    """The held-out sample of `task` for `loaded` (its tokenizer; ko-en: the core grammar when the model was
+    trained on it, unless `core` says; reverse: n texts + the hand-written ones)."""
+    core = trained_on_core(loaded) if core is None else core
+    return task.held_out(loaded.tokenizer, n, seed, core=core and task.grammar)
 
 
 def evaluate_model(loaded: LoadedModel, task: str | None = None, n: int = 500, seed: int = 0,
@@ -112,18 +79,9 @@ def evaluate_model(loaded: LoadedModel, task: str | None = None, n: int = 500, s
 
     ko-en: `core` True measures on the core grammar, False on the whole grammar, None: what
     config.json's "grammar" says ("core" or anything else = the whole grammar)."""
-    task = _task(loaded, task)
-    if task == "ko-en":
-        core = trained_on_core(loaded) if core is None else core
-        examples = ko_en_examples(loaded.tokenizer, n, seed, core=core)
-    elif task == "reverse":
-        examples = reverse_examples_for_eval(loaded.tokenizer, n, seed)
-    elif task.startswith("letters-"):  # the training lab's copy / reverse / sort of a-z strings
-        from transformer_core.training.recipes import held_out_examples
-
-        examples = held_out_examples(task.removeprefix("letters-"), loaded.tokenizer, n, seed)
-    else:
-        raise ValueError(f"unknown task {task!r}")
+    found = model_task_or(loaded, task)
+    core = trained_on_core(loaded) if core is None else core
+    examples = examples_for(loaded, found, n, seed, core)
     metrics = score_examples(loaded.model, examples, batch_size)[0].metrics()
     tokenizer = loaded.tokenizer
     metrics["failures"] = [
@@ -131,8 +89,8 @@ def evaluate_model(loaded: LoadedModel, task: str | None = None, n: int = 500, s
          "output": tokenizer.decode(f["output_ids"], skip_special_tokens=True),
          "expected": tokenizer.decode(f["target_ids"], skip_special_tokens=True)} for f in metrics["failures"]
     ]
-    grammar = {"grammar": "core" if core else "full"} if task == "ko-en" else {}
-    return {"model": loaded.name, "task": task, "n": n, "seed": seed, **grammar, **metrics}
+    grammar = {"grammar": "core" if core else "full"} if found.grammar else {}
+    return {"model": loaded.name, "task": found.name, "n": n, "seed": seed, **grammar, **metrics}
 
 
 def format_report(metrics: dict) -> str:
@@ -160,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--n", type=int, help="held-out examples to draw (default 500; 200 with --head-importance)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--task", choices=["ko-en", "reverse"], help="default: from config.json")
+    parser.add_argument("--task", choices=translation_tasks(), help="default: from config.json")
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--core", action=argparse.BooleanOptionalAction, default=None,
                         help="ko-en: measure on the core grammar (default: config.json's \"grammar\")")
@@ -186,21 +144,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def examples_for(loaded: LoadedModel, task: str, n: int, seed: int, core: bool | None = None) -> list[Example]:
-    """The held-out sample of a task (ko-en: n sentence pairs, core grammar as evaluate_model decides;
-    reverse: n texts + the hand-written ones)."""
-    if task == "ko-en":
-        return ko_en_examples(loaded.tokenizer, n, seed, core=trained_on_core(loaded) if core is None else core)
-    if task == "reverse":
-        return reverse_examples_for_eval(loaded.tokenizer, n, seed)
-    raise ValueError(f"unknown task {task!r}")
-
-
 def head_importance_main(loaded: LoadedModel, args) -> int:
     """--head-importance: the table, printed and written to <model dir>/head_importance.json."""
     from transformer_core.analysis.importance import FILE_NAME, format_table, head_importance
 
-    task = _task(loaded, args.task)
+    task = model_task_or(loaded, args.task)
     n = args.n or 200
     examples = examples_for(loaded, task, n, args.seed, args.core)
     last = [-1]
@@ -213,7 +161,7 @@ def head_importance_main(loaded: LoadedModel, args) -> int:
 
     result = head_importance(loaded, examples, task, args.method, args.batch_size, args.max_rows, progress)
     result["seed"] = args.seed
-    if task == "ko-en":
+    if task.grammar:
         result["grammar"] = "core" if (trained_on_core(loaded) if args.core is None else args.core) else "full"
     if loaded.directory is not None:
         path = loaded.directory / FILE_NAME

@@ -52,6 +52,7 @@ from transformer_core.inference.batching import pad_batch
 from transformer_core.inference.generation import generate, output_limit
 from transformer_core.io.loading import LoadedModel
 from transformer_core.models.transformer import Transformer
+from transformer_core.tasks import KO_EN, model_task
 from transformer_core.tracing.hooks import Patch, recording
 from transformer_core.tracing.names import SRC_MASK, TGT_MASK, AttentionKind, Head, attention_name
 
@@ -102,29 +103,24 @@ def require_transformer(loaded: LoadedModel) -> Transformer:
 
 def heldout_corpus(loaded: LoadedModel, n: int, seed: int = 0) -> Corpus:
     """`n` held-out examples of the model's task (ko-en, reverse, letters-*) with their gold alignment."""
-    from transformer_core.analysis.evaluate import examples_for, task_of
+    from transformer_core.analysis.evaluate import examples_for
 
     if n < 1:
         raise ValueError("the corpus needs at least one sentence (n >= 1)")
     if not loaded.config.has_decoder:
         raise ValueError(f"{loaded.name} is encoder-only: it has no held-out task; give sentences instead")
-    task = task_of(loaded)
-    if not task and loaded.name == "paper-base":
-        task = "ko-en"  # untrained paper-base borrows ko-en-toy's tokenizer: its sentences are that grammar's
-    if not task:
+    task = model_task(loaded)
+    if task is None and loaded.name == "paper-base":
+        task = KO_EN  # untrained paper-base borrows ko-en-toy's tokenizer: its sentences are that grammar's
+    if task is None:
         raise ValueError(f"{loaded.name}: its config.json names no task, so there are no held-out sentences; "
                          "give sentences instead")
-    if task.startswith("letters-"):
-        from transformer_core.training.recipes import held_out_examples
-
-        examples = held_out_examples(task.removeprefix("letters-"), loaded.tokenizer, n, seed)
-    else:
-        examples = examples_for(loaded, task, n, seed)[:n]  # reverse appends hand-written texts: keep n
+    examples = examples_for(loaded, task, n, seed)[:n]  # reverse appends hand-written texts: keep n
     bos = loaded.config.bos_token_id
     items = tuple(CorpusItem(loaded.tokenizer.decode(e.source_ids, skip_special_tokens=True),
                              tuple(e.source_ids), (bos, *e.target_ids), tuple(tuple(g) for g in e.gold))
                   for e in examples)
-    return Corpus(f"heldout:{task}:{n}:{seed}", items, "heldout")
+    return Corpus(f"heldout:{task.name}:{n}:{seed}", items, "heldout")
 
 
 def clean_lines(text: str) -> list[str]:
@@ -158,10 +154,9 @@ def corpus_problem(loaded: LoadedModel, lines: Sequence[str], max_lines: int = M
         return "empty"
     if len(lines) > max_lines:
         return "too_long"
-    from transformer_core.analysis.evaluate import task_of
-
     # ko-en's joint vocabulary knows the English words too, so unknown tokens alone would not tell.
-    if loaded.config.has_decoder and task_of(loaded) == "ko-en" and \
+    task = model_task(loaded)
+    if loaded.config.has_decoder and task is not None and task.korean_source and \
             sum(bool(HANGUL.search(line)) for line in lines) < len(lines) / 2:
         return "wrong_language"
     if unknown_share(loaded, lines) > 0.5:
@@ -326,7 +321,7 @@ def corpus_statistics(loaded: LoadedModel, corpus: Corpus, batch_size: int = 64,
                       progress: Progress | None = None, patches: Mapping[str, Patch] | None = None) -> HeadStatistics:
     """Run the corpus through the model in batches (one recorded teacher-forced pass each) and keep running
     sums of every head's statistics and profile; `progress(done, total)` after each batch. `patches` act
-    on the recorded pass (model.py), e.g. to plant hand-made attention maps in tests."""
+    on the recorded pass (models/transformer.py), e.g. to plant hand-made attention maps in tests."""
     model = require_transformer(loaded)
     cfg = loaded.config
     if not corpus.items:

@@ -25,13 +25,11 @@ import numpy as np
 import torch
 
 from transformer_core.analysis.head_patches import all_heads, layer_counts, layer_heads, reference_means
-from transformer_core.analysis.heldout import REAL_SENTENCES, Example
 from transformer_core.analysis.scoring import score_examples
-from transformer_core.data import is_held_out
-from transformer_core.data.ko_en import KoEnGrammar
-from transformer_core.data.reverse import ReverseData
 from transformer_core.io.loading import LoadedModel
 from transformer_core.models.transformer import Transformer
+from transformer_core.tasks import Task
+from transformer_core.tasks.heldout import REAL_SENTENCES, Example
 from transformer_core.tracing.names import Head
 
 FILE_NAME = "head_importance.json"
@@ -71,23 +69,12 @@ def score_ablations(model: Transformer, examples: list[Example], experiments: Se
     return [AblationScore(s.exact_match, s.alignment_per_layer) for s in scores]
 
 
-def reference_sources(loaded: LoadedModel, task: str | None, n: int = 64) -> list[list[int]]:
-    """Token ids of a fixed reference set for mean ablation (training-side sentences, seed REFERENCE_SEED)."""
-    tokenizer = loaded.tokenizer
-    if task == "ko-en":
-        grammar, texts, seen = KoEnGrammar(REFERENCE_SEED), [], set()
-        while len(texts) < n:
-            text = grammar.sample().source_text
-            if text not in seen and not is_held_out(text):
-                seen.add(text)
-                texts.append(text)
-    elif task == "reverse":
-        data = ReverseData(REFERENCE_SEED)
-        texts = [data.sample_split(held_out=False).source for _ in range(n)]
-    else:
-        texts = list(REAL_SENTENCES)
+def reference_sources(loaded: LoadedModel, task: Task | None, n: int = 64) -> list[list[int]]:
+    """Token ids of a fixed reference set for mean ablation: the task's training-side texts (seed
+    REFERENCE_SEED), the hand-written sentences when the model names no task."""
+    texts = task.reference_texts(n, REFERENCE_SEED) if task is not None else list(REAL_SENTENCES)
     max_len = loaded.config.max_len
-    return [list(tokenizer(text, truncation=True, max_length=max_len)["input_ids"]) for text in texts]
+    return [list(loaded.tokenizer(text, truncation=True, max_length=max_len)["input_ids"]) for text in texts]
 
 
 def model_fingerprint(directory: Path | None) -> str:
@@ -97,7 +84,7 @@ def model_fingerprint(directory: Path | None) -> str:
     return hashlib.sha256((directory / "model.safetensors").read_bytes()).hexdigest()[:16]
 
 
-def head_importance(loaded: LoadedModel, examples: list[Example], task: str, method: str = "zero",
+def head_importance(loaded: LoadedModel, examples: list[Example], task: Task | None, method: str = "zero",
                     batch_size: int = 64, max_rows: int = 256,
                     progress: Callable[[int, int], None] | None = None) -> dict:
     """The head-importance table of `loaded` on `examples` (JSON-ready; keys in the module docstring)."""
@@ -125,7 +112,8 @@ def head_importance(loaded: LoadedModel, examples: list[Example], task: str, met
     rows = [row(e, s) for e, s in zip(experiments[1:], scores[1:], strict=True)]
     heads = [r for r in rows if "head" in r]
     return {
-        "model": loaded.name, "model_sha256": model_fingerprint(loaded.directory), "task": task,
+        "model": loaded.name, "model_sha256": model_fingerprint(loaded.directory),
+        "task": task.name if task is not None else "",
         "n": sum(1 for e in examples if e.group != "real"), "n_real": sum(1 for e in examples if e.group == "real"),
         "method": method, "seconds": round(seconds, 1), "alignment_layer": layer,
         "baseline": {"exact_match": base.exact_match, "alignment_accuracy": base.alignment_per_layer[layer]},

@@ -17,10 +17,10 @@ import torch
 
 from transformer_core.analysis.alignment import alignment_hits
 from transformer_core.analysis.head_patches import merge_patches, switch_off_rows
-from transformer_core.analysis.heldout import Example
 from transformer_core.inference.batching import pad_batch
 from transformer_core.inference.generation import generate
 from transformer_core.models.transformer import Transformer
+from transformer_core.tasks.heldout import Example
 from transformer_core.tracing.hooks import Patch
 from transformer_core.tracing.names import RNN_ATTENTION_WEIGHTS, AttentionKind, Head, attention_name
 

@@ -47,6 +47,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 import torch
 
 from transformer_core.tracing.hooks import Patch, is_patching, patched_names
+from transformer_core.tracing.names import LOGITS
 
 Strategy = Literal["greedy", "sample", "beam"]
 STRATEGIES: tuple[str, ...] = ("greedy", "sample", "beam")
@@ -267,7 +268,7 @@ def generate(model: Decodable, src_ids: torch.Tensor, src_mask: torch.Tensor | N
             patched = is_patching()  # these patches or an outer patching() block
             memory, src_mask = model.encode(src_ids, src_mask)
             stepper = model.start_decoding(memory, src_mask, use_cache=use_cache and not patched,
-                                           project_all="logits" in patched_names())
+                                           project_all=LOGITS in patched_names())
             limit = step_limit(model, max_new_tokens)
             report = (lambda step: progress(step + 1, limit)) if progress is not None else (lambda step: None)
             if strategy == "beam":

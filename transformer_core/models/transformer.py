@@ -40,7 +40,7 @@ Patching (interventions): `forward`, `trace` and generation.generate take `patch
 these same names to functions tensor -> tensor applied at that hook point; the rest of the pass
 uses the returned tensor and a trace records it. `src.ids`/`src.mask`/`tgt.ids`/`tgt.mask` are
 record-only (change the input instead). While patching, attention takes the manual path, so
-every hook point runs. See hooks.py and interventions.py.
+every hook point runs. See tracing/hooks.py and analysis/head_patches.py.
 
 Generation lives in inference/generation.py, which drives this model through its `Decodable` protocol
 (`encode`, `start_decoding`, `patched`, `hook_names`); this module does not import it.

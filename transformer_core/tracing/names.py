@@ -23,8 +23,16 @@ UNBATCHED_NAMES = frozenset({SRC_POS, TGT_POS, CAUSAL_MASK})
 STACKS = ("encoder", "decoder")
 SIDES = ("src", "tgt")
 
-# The 2015 attention RNN (models/rnn.py): one additive attention per decoding step.
-RNN_ATTENTION_WEIGHTS = "rnn.attn.weights"
+# The 2015 attention RNN (models/rnn.py; shapes in its docstring): one additive attention per decoding step.
+RNN_ENCODER_STATES, RNN_DECODER_INIT = "rnn.encoder.states", "rnn.decoder.init"
+RNN_DECODER_STATES = "rnn.decoder.states"
+RNN_ATTENTION_KEYS, RNN_ATTENTION_QUERIES = "rnn.attn.keys", "rnn.attn.queries"
+RNN_ATTENTION_SCORES, RNN_ATTENTION_WEIGHTS = "rnn.attn.scores", "rnn.attn.weights"
+RNN_ATTENTION_CONTEXT = "rnn.attn.context"
+RNN_OUTPUT_HIDDEN = "rnn.output.hidden"
+RNN_TRACE_NAMES = (RNN_ENCODER_STATES, RNN_DECODER_INIT, RNN_ATTENTION_KEYS, RNN_ATTENTION_QUERIES,
+                   RNN_ATTENTION_SCORES, RNN_ATTENTION_WEIGHTS, RNN_ATTENTION_CONTEXT, RNN_DECODER_STATES,
+                   RNN_OUTPUT_HIDDEN)
 
 
 class AttentionKind(StrEnum):
@@ -145,7 +153,7 @@ class Head:
     @classmethod
     def parse(cls, text: str) -> Head:
         """'cross.1.2' -> Head(CROSS, 1, 2); ValueError on anything else."""
-        match = re.fullmatch(r"\s*(enc|dec|cross)\.(\d{1,3})\.(\d{1,3})\s*", text)
+        match = re.fullmatch(rf"\s*({'|'.join(_SHORT.values())})\.(\d{{1,3}})\.(\d{{1,3}})\s*", text)
         if not match:
             raise ValueError(f"not a head: {text!r} (expected e.g. 'enc.0.1', 'dec.1.0', 'cross.1.3')")
         return cls(match.group(1), int(match.group(2)), int(match.group(3)))

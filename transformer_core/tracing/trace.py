@@ -1,6 +1,6 @@
 """`Trace`: the read-only record of one forward pass, name -> tensor.
 
-Names are the contract between the core, the app and the tests; see `model.py`'s module
+Names are the contract between the core, the app and the tests; see `models/transformer.py`'s module
 docstring for the full list.
 """
 
@@ -44,10 +44,11 @@ class TraceLayout:
 
     def attention_name(self, kind: str, layer: int, tensor: str = "weights") -> str:
         """The trace name of one attention tensor: attention_name('decoder.cross_attn', 1, 'k')."""
-        if kind not in self.attention_kinds:
+        if AttentionKind.parse(kind) not in self.attention_kinds:
             raise ValueError(f"this trace has no {kind!r} attention ({', '.join(self.attention_kinds)})")
         kind = AttentionKind.parse(kind)
-        return self.name(kind.stack, layer, f"{kind.attention}.{tensor}")
+        self.name(kind.stack, layer, "")  # the layer bound, as for every other name
+        return names.attention_name(kind, layer, tensor)
 
 
 class Trace(Mapping[str, torch.Tensor]):

@@ -25,39 +25,16 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from transformer_core.data import BOS_ID, PAD_ID, build_tokenizer
-from transformer_core.data.ko_en import REGISTERS, KoEnGrammar
+from transformer_core.data import BOS_ID, PAD_ID
 from transformer_core.models.config import TransformerConfig
 from transformer_core.models.transformer import Transformer
+from transformer_core.tasks import SPEECH_LEVEL, SPEECH_LEVELS, LabelledSentence, speech_level_data
 from transformer_core.tracing.names import AttentionKind, attention_name
 from transformer_core.training.loop import TrainingStopped
 
-TASK = "speech-level"
-SPEECH_LEVELS = REGISTERS  # ("plain", "polite", "formal", "banmal")
+TASK = SPEECH_LEVEL.name  # config.json's "task"
 LEVEL_NAMES = {"plain": "해라체", "polite": "해요체", "formal": "합쇼체", "banmal": "반말"}
 HEAD_FILE = "classifier.safetensors"
-
-
-@dataclass(frozen=True)
-class LabelledSentence:
-    text: str
-    ids: tuple[int, ...]  # <s> + the tokenizer's ids (ending with </s>)
-    label: int  # index into SPEECH_LEVELS
-
-
-def speech_level_sentences(n: int, seed: int, tokenizer=None,
-                           exclude: frozenset[str] = frozenset()) -> list[LabelledSentence]:
-    """`n` sentences, the four speech levels in turn, drawn from the grammar with `seed` (none of `exclude`)."""
-    tokenizer = tokenizer or build_tokenizer("ko-en")
-    grammar = KoEnGrammar(seed)
-    out: list[LabelledSentence] = []
-    while len(out) < n:
-        label = len(out) % len(SPEECH_LEVELS)
-        text = grammar.sample(SPEECH_LEVELS[label]).source_text
-        if text in exclude:
-            continue
-        out.append(LabelledSentence(text, (BOS_ID, *tokenizer(text)["input_ids"]), label))
-    return out
 
 
 def classifier_config(vocab_size: int, d_model: int = 64, n_heads: int = 4, n_layers: int = 2,
@@ -114,14 +91,6 @@ class ClassifierRun:
     history: list[dict] = field(default_factory=list)  # {step, loss, lr, seconds} per step (the lab's curve)
 
 
-def speech_level_data(seed: int, tokenizer, n_train: int = 4000, n_held_out: int = 400
-                      ) -> tuple[list[LabelledSentence], list[LabelledSentence]]:
-    """(training, held-out) sentences; the held-out ones come from another seed and never occur in training."""
-    train = speech_level_sentences(n_train, seed, tokenizer)
-    held_out = speech_level_sentences(n_held_out, seed + 10_000, tokenizer, exclude=frozenset(e.text for e in train))
-    return train, held_out
-
-
 def train_speech_levels(budget_s: float = 60.0, max_steps: int = 3000, goal: float = 0.95, seed: int = 0,
                         n_train: int = 4000, n_held_out: int = 400, batch_size: int = 32, lr: float = 2e-3,
                         eval_every: int = 50, config: TransformerConfig | None = None,
@@ -137,7 +106,7 @@ def train_speech_levels(budget_s: float = 60.0, max_steps: int = 3000, goal: flo
     Stop). `eval_every=0` skips the periodic evaluation (the lab scores at its snapshots instead).
     on_start() runs right before the first step; the budget counts from there and no step starts after it.
     """
-    tokenizer = tokenizer or build_tokenizer("ko-en")
+    tokenizer = tokenizer or SPEECH_LEVEL.tokenizer()
     train, held_out = speech_level_data(seed, tokenizer, n_train, n_held_out)
     torch.manual_seed(seed)
     model = EncoderClassifier(config or classifier_config(len(tokenizer)), len(SPEECH_LEVELS)).to(device)

@@ -13,8 +13,8 @@ time budget, seed), trained by the very function the lab page's workers call
 (snapshots.safetensors + snapshots.json), and `/train?run=NAME` replays it when it lies in the lab
 models folder (lab_models/, env TRANSFORMER_EXPLORER_LAB_MODELS).
 
-The code lives in transformer_core/training/ (recipes, loop, snapshots, model_card, jobs); the
-names below are re-exported so `from transformer_core import train; train.train(...)` keeps working.
+The code lives in transformer_core/training/ (recipes, loop, snapshots, model_card, jobs) and the tasks'
+data in transformer_core/tasks/; this module is the command line only.
 """
 
 from __future__ import annotations
@@ -25,53 +25,19 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from transformer_core.data import build_tokenizer
 from transformer_core.models.rnn import RNNConfig
-from transformer_core.training.loop import (
-    TrainResult,
-    candidate_ids,
-    initialize,
-    learning_rate,
-    length_bucketed_batches,
-    loss_on,
-    make_batch,
-    train,
-    training_progress,
-)
-from transformer_core.training.model_card import (
-    DATA_NOTES,
-    TASK_DESCRIPTIONS,
-    data_notes,
-    describe_task,
-    draw_loss_png,
-    format_metrics,
-    write_loss_csv,
-    write_model_card,
-    write_model_dir,
-)
+from transformer_core.tasks import LAB_TASKS
+from transformer_core.training.loop import train
+from transformer_core.training.model_card import write_model_dir
 from transformer_core.training.recipes import (
-    LAB_TASKS,
     PRESETS,
     RECIPES,
     LabRecipe,
-    LengthLimit,
-    TaskRecipe,
     TrainSettings,
     build_config,
-    char_ids,
-    curriculum_length,
-    ko_en_ids,
     recipe_data,
-    training_pairs,
+    tokenizer_for,
 )
-
-__all__ = [
-    "DATA_NOTES", "PRESETS", "RECIPES", "TASK_DESCRIPTIONS", "LabRecipe", "LengthLimit", "TaskRecipe", "TrainResult",
-    "TrainSettings", "build_config", "candidate_ids", "char_ids", "curriculum_length", "data_notes",
-    "describe_task", "draw_loss_png", "format_metrics", "initialize", "ko_en_ids", "learning_rate",
-    "length_bucketed_batches", "loss_on", "main", "make_batch", "train", "training_pairs",
-    "training_progress", "write_loss_csv", "write_model_card", "write_model_dir",
-]
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -153,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         curriculum_fraction=defaults.get("curriculum_fraction", 0.0) if args.curriculum is None else args.curriculum,
         style_weights=tuple(int(w) for w in args.style_weights.split(",")) if args.style_weights else (),
     )
-    vocab_size = len(build_tokenizer(recipe_data(args.task)))
+    vocab_size = len(tokenizer_for(args.task))
     layers = args.layers
     config = build_config(args.task, args.tiny, dict(d_model=args.d_model, n_heads=args.heads, d_ff=args.d_ff,
                                                       n_encoder_layers=layers, n_decoder_layers=layers), vocab_size)

@@ -21,13 +21,12 @@ import torch
 
 from transformer_core.data import BOS_ID
 from transformer_core.inference.devices import resolve_device
+from transformer_core.tasks import SPEECH_LEVELS, has_core_grammar, speech_level_data
 from transformer_core.tracing.names import AttentionKind, attention_name
 from transformer_core.training.classify import (
-    SPEECH_LEVELS,
     accuracy,
     cls_on_ending,
     save_classifier,
-    speech_level_data,
     train_speech_levels,
 )
 from transformer_core.training.loop import TrainingStopped, TrainResult, train
@@ -37,7 +36,6 @@ from transformer_core.training.recipes import (
     PRESETS,
     LabRecipe,
     count_parameters,
-    has_core_grammar,
     held_out_examples,
     lab_plan,
 )

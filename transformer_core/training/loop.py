@@ -29,8 +29,8 @@ from transformer_core.inference.batching import pad_batch
 from transformer_core.models.config import TransformerConfig
 from transformer_core.models.rnn import RNNConfig, RNNTranslator
 from transformer_core.models.transformer import Transformer
+from transformer_core.tasks import LengthLimit
 from transformer_core.training.recipes import (
-    LengthLimit,
     TrainSettings,
     curriculum_length,
     recipe_data,

@@ -15,8 +15,9 @@ import torch
 from transformer_core.io.loading import save_model_dir
 from transformer_core.models.config import TransformerConfig
 from transformer_core.models.rnn import RNNConfig
+from transformer_core.tasks import has_core_grammar, task_stream
 from transformer_core.training.loop import TrainResult
-from transformer_core.training.recipes import TrainSettings, recipe_data
+from transformer_core.training.recipes import RECIPES, TrainSettings, recipe_data
 
 
 def write_loss_csv(path: Path, history: list[dict]) -> None:
@@ -67,124 +68,34 @@ def write_model_dir(out: Path, result: TrainResult, settings: TrainSettings, con
     write_model_card(out, result, settings, config, metrics, command, extra_sections, training_notes, final_dir)
 
 
-TASK_DESCRIPTIONS = {
-    "ko-en-rnn": "Toy Korean -> English translation by the 2015 attention RNN (Bahdanau et al.): bidirectional GRU "
-                 "encoder, GRU decoder, additive attention e_tj = v^T tanh(W_s s_{t-1} + W_h h_j), one alignment per "
-                 "step. Same synthetic grammar, tokenizer and gold alignments as ko-en-toy.",
-    "ko-en": "Toy Korean -> English translation, trained on a synthetic grammar whose every sentence pair carries "
-             "its gold word alignment. Paper architecture (post-LN, sinusoidal positions, ReLU, shared embeddings) "
-             "at small size. Korean morpheme pieces (학교 ##에) and English words in one joint vocabulary.",
-    "lab-ko-en": "Toy Korean -> English translation trained in the training lab (transformer_core/training) on "
-                 "the synthetic grammar's compact core when it has one. Paper architecture (post-LN, sinusoidal "
-                 "positions, ReLU, shared embeddings). Korean morpheme pieces and English words, one joint vocabulary.",
-    "letters-reverse": "Reverses a string of 3-12 lowercase letters (a-z), trained in the training lab: its "
-                       "cross-attention should follow the anti-diagonal.",
-    "letters-copy": "Copies a string of 3-12 lowercase letters (a-z), trained in the training lab: its "
-                    "cross-attention should follow the diagonal.",
-    "letters-sort": "Sorts the letters of a string of 3-12 lowercase letters (a-z), trained in the training lab: "
-                    "each output letter should attend to an input position holding that letter.",
-    "reverse": "Reverses any text of up to 64 characters (Hangul, Latin, digits, punctuation, emoji): its "
-               "cross-attention should follow the anti-diagonal. Character-level vocabulary, shared embeddings.",
-}
-
-DATA_NOTES = {
-    "ko-en": """\
-Sentences come from `transformer_core/data` (a synchronous Korean/English grammar of everyday
-Korean, {entries} Korean lexical entries: {nouns} nouns (family, people and jobs, names, animals,
-food, drinks, home and school objects, clothes, vehicles, plants, school subjects, sports,
-weather, body, events, places), {pronouns} pronouns, {verbs} verbs, {adjectives} adjectives,
-{times} time words, {adverbs} adverbs, numbers 2-10; {vocab} tokens in all). Templates:
-S-O-V -> S-V-O with optional place (에서 -> at / in), instrument (으로/로 -> with), time word and
-manner adverb (빨리 -> quickly); motion to a place (에 -> to; 집에 -> home); adjective predicates
-with degree adverbs (아주 -> very); 이다 (저는 학생이에요 -> I am a student; 이것은 사과가 아니에요);
-questions: yes/no, 뭐 / 누가 / 누구 / 어디 / 언제 (What did you eat? Who came? Where do you go?) and
-어때 (오늘 날씨 어때? -> How is the weather today?); attributive adjectives; determiners 그 / 이 / 저 /
-내 / 우리 / 너의 ... (the / this / that / my / our / your); numbers with counters (고양이 두 마리 ->
-two cats); 와/과 coordination; past / present / future; negation (안, 아니다); four speech levels
-(plain 먹는다, polite 먹어요, formal 먹습니다, banmal 먹어), which English does not mark. Korean
-conjugation is computed from each stem and its irregular class (ㅂ ㄷ 르 ㅎ ㅅ); English agreement
-(a/an, -s, do/does/did, am/is/are/was/were, irregular pasts and plurals) is computed.
-
-Vocabulary: one joint vocabulary for both languages, because the paper ties the source embedding,
-the target embedding and the output projection (section 3.4). Korean is cut into morpheme pieces,
-English into words: 학교에 갔어요 -> 학교 ##에 갔 ##어요 (WordPiece, longest match first, over a
-vocabulary that is every stem and every particle/ending of the grammar, not learned from a corpus).
-So a known stem with a known ending is known in any combination, and a word with any part the
-grammar lacks is one <unk>. Punctuation is split off (먹었니? -> 먹었 ##니 ?).
-
-Gold alignment: for each English word, the Korean pieces of the word(s) it translates (school ->
-학교 ##에). Unaligned (not scored): a / an, and "the" of places, time phrases and bare subjects,
-which Korean does not write. "the" from 그 is aligned to 그; do/does/did/is/was/will to the Korean
-word carrying the tense; not -> 안; at/to/with/and to the word carrying the particle; what/who/
-where/when/how to 뭐/누구/어디/언제/어때.
-
-Held out: a Korean sentence whose text hashes into bucket 0 of 20 (`data/splits.py`) is never trained on;
-evaluation samples only from that bucket.""",
-    "reverse": """\
-Texts come from `transformer_core/data/reverse.py`, in four styles: random character soup (45 %;
-length 1-64 drawn uniformly, characters from every class of the vocabulary so each entry is seen
-often: all 11,172 Hangul syllables, compatibility jamo, ASCII, Latin-1 letters, punctuation, about
-500 single-code-point emoji), word-like runs (20 %; random syllables / letters / digits, sometimes
-one character repeated as in ㅋㅋㅋ, with spaces and punctuation), real-looking Korean and English
-sentences from the ko-en grammar cut to 64 characters (25 %), and repeats (10 %; one to four
-distinct characters repeated, where only position tells the characters apart). A length
-curriculum grows the longest text from 8 to 64 characters over the first 30 % of the run.
-
-Vocabulary: one character per token (spaces included), decoded by concatenation. Characters outside
-the vocabulary (e.g. emoji with a variation selector, CJK ideographs) become <unk> and are dropped
-from the decoded output. Source and target share one vocabulary and one tied embedding matrix,
-which lets copying generalize to characters seen rarely.
-
-Training uses a sampled softmax (the batch's own target ids plus random others, 2,048 candidates)
-to keep the 12k-way output layer affordable on a CPU; inference uses the full softmax. Unlike
-ko-en-toy, this model is pre-LN (LayerNorm before each sublayer, plus a final one per stack): with
-post-LN it stayed on its loss plateau for most of the 15-minute budget.
-
-Held out: texts whose hash falls in bucket 0 of 20 are never trained on; evaluation samples only
-from that bucket, plus hand-written Korean and English sentences (`evaluate.REAL_SENTENCES`).""",
-}
-
-
-LETTER_NOTES = """\
-Strings of 3-12 letters drawn uniformly from a-z (`transformer_core/training/recipes.py`); the
-target is the reversed / copied / sorted string. One token per letter; vocabulary: the 4 special
-tokens + 26 letters. Strings whose hash falls in bucket 0 of 20 are held out and never trained on;
-alignment is scored against the known source position(s) of each output letter."""
-
-
 def data_notes(task: str) -> str:
-    """The model card's data section, with the lexicon's real counts."""
-    task = recipe_data(task)
-    if task.startswith("letters-"):
-        return LETTER_NOTES
-    if task == "lab-ko-en":
-        from transformer_core.training.recipes import has_core_grammar
-
+    """The model card's data section of a data stream (its task's card notes), with the lexicon's real counts."""
+    data, core = task_stream(recipe_data(task))
+    if core:
         if not has_core_grammar():
-            return "Trained in the lab on the full grammar (this build has no compact core).\n\n" + data_notes("ko-en")
-        return ("Sentence pairs from the compact core of the synchronous Korean/English grammar in\n"
-                "`transformer_core/data` (`KoEnGrammar(seed, core=True)`: everyday people, animals, places,\n"
-                "objects, tenses), with their gold alignment; the tokenizer holds the core's tokens only (Korean\n"
-                "morpheme pieces and English words, one joint vocabulary shared by the tied embeddings; a word\n"
-                "outside the core is <unk>). Held out:\n"
-                "a Korean sentence whose text hashes into bucket 0 of 20 is never trained on; the metrics are\n"
-                "measured on that bucket of the same core grammar (`python -m transformer_core evaluate DIR` does\n"
-                "the same: config.json says \"grammar\": \"core\").")
-    if task != "ko-en":
-        return DATA_NOTES[task]
+            return ("Trained in the lab on the full grammar (this build has no compact core).\n\n"
+                    + data_notes(data.name))
+        return data.lab_card_notes
+    if not data.grammar:
+        return data.card_notes
     from transformer_core.data.lexicon import FULL
     from transformer_core.data.vocabulary import ko_en_vocabulary
 
     verbs = {(v.stem, v.en_base) for v in FULL.verbs}
-    return DATA_NOTES[task].format(
+    return data.card_notes.format(
         entries=FULL.entries, nouns=len(FULL.common_nouns) + len(FULL.places) + len(FULL.names),
         pronouns=len(FULL.pronouns), verbs=len(verbs), adjectives=len(FULL.adjectives), times=len(FULL.time_words),
         adverbs=len(FULL.degree_adverbs) + len(FULL.manner_adverbs), vocab=len(ko_en_vocabulary()))
 
 
 def describe_task(task: str) -> str:
-    """One-paragraph description stored in config.json."""
-    return TASK_DESCRIPTIONS[task]
+    """One-paragraph description stored in config.json: the bundled recipe's own, else its data stream's task's
+    (the lab's ko-en: the compact core's)."""
+    recipe = RECIPES.get(task)
+    if recipe is not None and recipe.description:
+        return recipe.description
+    data, core = task_stream(recipe_data(task))
+    return data.lab_description if core and data.lab_description else data.description
 
 
 def format_metrics(metrics: dict, single_attention: bool = False) -> list[str]:
@@ -236,7 +147,7 @@ def write_model_card(out: Path, result: TrainResult, settings: TrainSettings, co
             f"shared embeddings (source = target = output projection), vocabulary {config.src_vocab_size}",
         ]
     lines = [
-        f"# {shown.name}", "", TASK_DESCRIPTIONS[settings.task], "",
+        f"# {shown.name}", "", describe_task(settings.task), "",
         "## Data", "", data_notes(settings.task), "",
         "## Model", "", *shape,
         f"- {n_parameters:,} parameters, model.safetensors {size_mb:.1f} MB",

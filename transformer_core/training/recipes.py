@@ -8,26 +8,25 @@ Two kinds of recipe live here:
   CLI (`--task ko-en --preset class`) build the same `TrainSettings` + `TransformerConfig` from one
   `LabRecipe`, through `lab_plan()`, so a run prepared before class is the run the page would make.
 
-Lab tasks: `ko-en` (the toy translation grammar; its compact core when the grammar offers one),
-and three letter tasks whose attention has an obvious right answer: `reverse` (anti-diagonal),
-`copy` (diagonal) and `sort` (each output letter looks at an input position holding that letter).
-The letter tasks use a 26-letter vocabulary (a-z), so a class-size model learns them in a minute.
+The tasks themselves (data, tokenizers, held-out examples, goals, probes) are transformer_core/tasks/:
+lab tasks `ko-en` (the toy translation grammar; its compact core when the grammar offers one), three
+letter tasks whose attention has an obvious right answer (`reverse`, `copy`, `sort`) and the speech-level
+classifier. This module holds what a run of them needs: presets, schedules, model shapes.
 """
 
 from __future__ import annotations
 
 import hashlib
-import inspect
-import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from transformer_core.analysis.heldout import Example
-from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, UNK_ID, build_tokenizer, is_held_out
-from transformer_core.data.ko_en import REGISTERS, KoEnGrammar
-from transformer_core.data.reverse import MAX_CHARS, ReverseData
+from transformer_core.data import BOS_ID, EOS_ID, PAD_ID
+from transformer_core.data.ko_en import REGISTERS
+from transformer_core.data.reverse import MAX_CHARS
 from transformer_core.models.config import TransformerConfig
 from transformer_core.models.rnn import RNNConfig
+from transformer_core.tasks import LAB_TASKS, LengthLimit, lab_stream, lab_task, task_stream
+from transformer_core.tasks.heldout import Example
 
 
 @dataclass(frozen=True)
@@ -60,6 +59,7 @@ class TaskRecipe:
     tiny_model: dict = field(default_factory=dict)
     architecture: str = "transformer"  # or "rnn": the 2015 attention RNN (rnn.py); `model` holds RNNConfig fields
     data: str = ""  # the data stream when it is not the recipe's name ("ko-en-rnn" trains on "ko-en")
+    description: str = ""  # config.json's description when it is not the task's (another architecture)
 
 
 RECIPES: dict[str, TaskRecipe] = {
@@ -85,6 +85,9 @@ RECIPES: dict[str, TaskRecipe] = {
         settings=dict(steps=8000, batch_size=32, peak_lr=3e-3, warmup=300, sampled_softmax=1024, max_minutes=13.0),
         tiny_model=dict(embed_dim=16, hidden_size=16, attn_size=16, maxout_size=16, max_len=64),
         architecture="rnn", data="ko-en",
+        description="Toy Korean -> English translation by the 2015 attention RNN (Bahdanau et al.): bidirectional "
+                    "GRU encoder, GRU decoder, additive attention e_tj = v^T tanh(W_s s_{t-1} + W_h h_j), one "
+                    "alignment per step. Same synthetic grammar, tokenizer and gold alignments as ko-en-toy.",
     ),
 }
 
@@ -128,33 +131,28 @@ PRESETS: dict[str, Preset] = {
     "larger": Preset("larger", d_model=256, n_heads=8, layers=3, d_ff=1024, peak_lr=7e-4, warmup=300, batch_size=64,
                      snapshot_every=40, steps=1500),
 }
-LAB_TASKS = ("ko-en", "reverse", "copy", "sort", "speech-level")
-LETTER_TASKS = ("reverse", "copy", "sort")
-# An encoder + [CLS] classifier (training/classify.py): the speech level of a Korean sentence. Its "exact
-# match" is the held-out accuracy (the one label right); its "alignment" the share of held-out sentences
-# whose last-layer [CLS] row of attention (head average) peaks on the verb ending, where the level is written.
-CLASSIFIER_TASKS = ("speech-level",)
+# The lab's tasks are transformer_core/tasks.py's LAB_TASKS (lab name -> Task); these views, keyed by lab name,
+# are read from it. An encoder + [CLS] classifier (training/classify.py): the speech level of a Korean
+# sentence. Its "exact match" is the held-out accuracy (the one label right); its "alignment" the share of
+# held-out sentences whose last-layer [CLS] row of attention (head average) peaks on the verb ending.
+LETTER_TASKS = tuple(name for name, task in LAB_TASKS.items() if task.letters)
+CLASSIFIER_TASKS = tuple(name for name, task in LAB_TASKS.items() if task.classifier)
 # The classifier's shapes per preset (d_model, heads, encoder layers, d_ff): smaller than the translator's,
 # a four-way label needs less (class: 95 % held-out at step 450 to 1,350 over seeds 0-2, benchmarks/speech_level.py)
 CLASSIFIER_SHAPES: dict[str, tuple[int, int, int, int]] = {"tiny": (32, 2, 1, 64), "class": (64, 4, 2, 128),
                                                            "larger": (128, 8, 3, 512)}
 CLASSIFIER_BATCH, CLASSIFIER_LR = 32, 2e-3
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
-LETTER_LENGTHS = (3, 12)  # shortest and longest letter string the lab trains and tests on
 DEFAULT_BUDGET_S = 120
-# What a lab run aims for on its held-out sentences: (exact match, alignment accuracy); benchmarks/lab_steps.py
-# measures the steps each preset needs to get there.
-GOALS: dict[str, tuple[float, float]] = {"ko-en": (0.95, 0.85), "reverse": (0.95, 0.85), "copy": (0.95, 0.85),
-                                         "sort": (0.95, 0.85), "speech-level": (0.95, 0.0)}
+# What a lab run aims for on its held-out sentences: (exact match, alignment accuracy), each task's goals;
+# benchmarks/lab_steps.py measures the steps each preset needs to get there.
+GOALS: dict[str, tuple[float, float]] = {name: task.goals for name, task in LAB_TASKS.items()}
+# A fixed sentence whose attention the lab records at every snapshot (unless the user's own fits).
+DEFAULT_PROBES: dict[str, str] = {name: task.probe for name, task in LAB_TASKS.items()}
 
 
 def meets_goal(task: str, exact: float, alignment: float) -> bool:
-    """Whether held-out scores reach the task's goal (GOALS)."""
-    want_exact, want_alignment = GOALS[task]
-    return exact >= want_exact and alignment >= want_alignment
-# A fixed sentence whose attention the lab records at every snapshot (unless the user's own fits).
-DEFAULT_PROBES = {"ko-en": "고양이가 공원에서 생선을 먹었다.", "reverse": "attention", "copy": "transformer",
-                  "sort": "language", "speech-level": "고양이가 공원에서 생선을 먹었어요."}
+    """Whether held-out scores reach the lab task's goal."""
+    return lab_task(task).meets_goal(exact, alignment)
 
 
 @dataclass(frozen=True)
@@ -179,7 +177,7 @@ class LabRecipe:
 
     @property
     def probe_text(self) -> str:
-        return self.probe or DEFAULT_PROBES[self.task]
+        return self.probe or lab_task(self.task).probe
 
     @property
     def name(self) -> str:
@@ -193,7 +191,7 @@ class LabRecipe:
 # preset on the letter tasks met the goal at step 750 (reverse) and 700 (sort) of 800, not within 500;
 # their steps are cheap (a 30-letter vocabulary).
 TASK_STEPS: dict[tuple[str, str], int] = {("class", task): 800 for task in LETTER_TASKS}
-TASK_STEPS.update({(preset, "speech-level"): 2000 for preset in CLASSIFIER_SHAPES})  # the plateau, not only the goal
+TASK_STEPS.update({(preset, task): 2000 for preset in CLASSIFIER_SHAPES for task in CLASSIFIER_TASKS})  # the plateau
 
 
 def planned_steps(recipe: LabRecipe) -> int:
@@ -202,118 +200,22 @@ def planned_steps(recipe: LabRecipe) -> int:
     return recipe.max_steps or TASK_STEPS.get((recipe.preset, recipe.task), PRESETS[recipe.preset].steps)
 
 
-def has_core_grammar() -> bool:
-    """True when KoEnGrammar offers `core=True` (the compact everyday grammar the lab trains on)."""
-    return "core" in inspect.signature(KoEnGrammar).parameters
-
-
-def lab_grammar(seed: int) -> KoEnGrammar:
-    """The ko-en grammar the lab trains and tests on: its compact core when there is one."""
-    return KoEnGrammar(seed, core=True) if has_core_grammar() else KoEnGrammar(seed)
-
-
-def build_letter_tokenizer():
-    """Character-level tokenizer over a-z (the lab's letter tasks); anything else is <unk>."""
-    from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers
-
-    from transformer_core.data.tokenization import SPECIAL_TOKENS, _wrap
-
-    vocab = {token: i for i, token in enumerate(SPECIAL_TOKENS)}
-    for letter in LETTERS:
-        vocab[letter] = len(vocab)
-    tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
-    tokenizer.normalizer = normalizers.Sequence([normalizers.NFC(), normalizers.Lowercase()])
-    tokenizer.pre_tokenizer = pre_tokenizers.Split(Regex("(?m)."), behavior="isolated")
-    tokenizer.decoder = decoders.Fuse()
-    return _wrap(tokenizer, clean_up_spaces=False)
-
-
 def tokenizer_for(task: str, lab: bool = False):
-    """The tokenizer of a task: the letter tokenizer for the lab's letter tasks; the lab's ko-en uses the
-    compact core's vocabulary (when the grammar has a core): a quarter of the output softmax per step."""
-    if lab and task in LETTER_TASKS:
-        return build_letter_tokenizer()
-    if task in CLASSIFIER_TASKS:  # Korean sentences of the whole grammar (every speech level): the full tokenizer
-        return build_tokenizer("ko-en")
-    if lab and task == "ko-en" and has_core_grammar():
-        from transformer_core.data.tokenization import build_ko_en_tokenizer
-
-        return build_ko_en_tokenizer(core=True)
-    return build_tokenizer(task)
-
-
-def letter_target(task: str, text: str) -> str:
-    return {"reverse": text[::-1], "copy": text, "sort": "".join(sorted(text))}[task]
-
-
-def letter_gold(task: str, text: str) -> list[tuple[int, ...]]:
-    """For each output letter, the input positions it comes from (sort: every position with that letter)."""
-    n = len(text)
-    if task == "reverse":
-        return [(n - 1 - j,) for j in range(n)]
-    if task == "copy":
-        return [(j,) for j in range(n)]
-    return [tuple(i for i, c in enumerate(text) if c == letter) for letter in sorted(text)]
-
-
-def letter_text(rng: random.Random, longest: int = LETTER_LENGTHS[1]) -> str:
-    return "".join(rng.choices(LETTERS, k=rng.randint(LETTER_LENGTHS[0], longest)))
-
-
-PROBE_MAX_TOKENS = 24  # the longest probe sentence the lab records (tokens)
+    """The tokenizer of a lab task (`lab`) or of a bundled recipe's data stream: the task's own."""
+    return (lab_task(task) if lab else task_stream(recipe_data(task))[0]).tokenizer(lab=lab)
 
 
 def probe_problem(task: str, text: str, tokenizer) -> dict | None:
-    """Why `text` cannot be the lab's probe for `task`, or None if it fits:
-    {'reason': 'empty'}, {'reason': 'letters', 'chars': [...]} (letter tasks take a-z only),
-    {'reason': 'too_long', 'n': tokens or letters, 'limit': ...}, {'reason': 'unknown', 'words': [...]}
-    (the words whose pieces are outside the lab's vocabulary, in their order)."""
-    text = text.strip()
-    if not text:
-        return {"reason": "empty"}
-    if task in LETTER_TASKS:
-        bad = sorted({c for c in text if c not in LETTERS and not c.isspace()}, key=text.index)[:8]
-        if " " in text and len(bad) < 8:
-            bad.append("␣")  # a space: the letter tasks take one word
-        if bad:
-            return {"reason": "letters", "chars": bad}
-        limit = 2 * LETTER_LENGTHS[1]
-        return {"reason": "too_long", "n": len(text), "limit": limit} if len(text) > limit else None
-    unknown = [word for word in text.split() if UNK_ID in tokenizer(word)["input_ids"]]
-    if unknown:
-        return {"reason": "unknown", "words": unknown}
-    n = len(tokenizer(text)["input_ids"])
-    return {"reason": "too_long", "n": n, "limit": PROBE_MAX_TOKENS} if n > PROBE_MAX_TOKENS else None
+    """Why `text` cannot be the lab's probe for `task`, or None if it fits (the task's rule: tasks/)."""
+    return lab_task(task).probe_problem(text, tokenizer)
 
 
 def fits_task(task: str, text: str, tokenizer) -> bool:
     """Whether `text` can be the lab's probe for `task`: every piece known, short enough."""
-    text = text.strip()
-    if not text:
-        return False
-    if task in LETTER_TASKS:
-        return text.isascii() and text.isalpha() and text.islower() and len(text) <= 2 * LETTER_LENGTHS[1]
-    ids = tokenizer(text)["input_ids"]
-    return UNK_ID not in ids and len(ids) <= PROBE_MAX_TOKENS
+    return lab_task(task).fits_probe(text, tokenizer)
 
 
 # --- data streams ------------------------------------------------------------------------------------
-
-def ko_en_ids(vocab: dict[str, int], words: tuple[str, ...] | list[str]) -> list[int]:
-    """Word-level ids (unknown words would be <unk>, but the grammar only writes known words)."""
-    return [vocab.get(word, vocab["<unk>"]) for word in words]
-
-
-def char_ids(vocab: dict[str, int], text: str) -> list[int]:
-    return [vocab.get(char, vocab["<unk>"]) for char in text]
-
-
-@dataclass
-class LengthLimit:
-    """The longest text the reverse data may produce right now (raised by the length curriculum)."""
-
-    current: int = MAX_CHARS
-
 
 def curriculum_length(progress: float, settings: TrainSettings, start: int = 8, longest: int = MAX_CHARS) -> int:
     """Length curriculum: the longest text grows linearly from `start` to `longest` over the first
@@ -326,72 +228,20 @@ def curriculum_length(progress: float, settings: TrainSettings, start: int = 8, 
 
 def training_pairs(task: str, vocab: dict[str, int], seed: int, limit: LengthLimit | None = None,
                    style_weights: tuple[int, ...] = ()) -> Iterator[tuple[list[int], list[int]]]:
-    """Endless (source ids + EOS, target ids) pairs from the training side of the split.
-
-    Tasks: 'ko-en', 'reverse' (the bundled model's any-character data), and the lab's
-    'lab-ko-en' (the compact core grammar when there is one) and 'letters-reverse/copy/sort'; a
-    bundled recipe with its own `data` ('ko-en-rnn') reads that stream.
-    """
-    task = recipe_data(task)
-    if task in ("ko-en", "lab-ko-en"):
-        grammar = lab_grammar(seed) if task == "lab-ko-en" else KoEnGrammar(seed)
-        while True:
-            pair = grammar.sample()
-            if not is_held_out(pair.source_text):
-                yield [*ko_en_ids(vocab, pair.source), EOS_ID], ko_en_ids(vocab, pair.target)
-    elif task == "reverse":
-        data = ReverseData(seed, MAX_CHARS)
-        if style_weights:
-            data.WEIGHTS = tuple(style_weights)
-        while True:
-            data.max_chars = limit.current if limit is not None else MAX_CHARS
-            example = data.sample_split(held_out=False)
-            yield [*char_ids(vocab, example.source), EOS_ID], char_ids(vocab, example.target)
-    elif task.startswith("letters-"):
-        kind = task.removeprefix("letters-")
-        rng = random.Random(seed)
-        while True:
-            text = letter_text(rng)
-            if not is_held_out(text):
-                yield [*char_ids(vocab, text), EOS_ID], char_ids(vocab, letter_target(kind, text))
-    else:
-        raise ValueError(f"unknown task {task!r}")
+    """Endless (source ids + EOS, target ids) pairs of a data stream (a task's name, 'lab-ko-en' for the lab's
+    core grammar; a bundled recipe with its own `data`, 'ko-en-rnn', reads that stream)."""
+    data, core = task_stream(recipe_data(task))
+    return data.training_pairs(vocab, seed, core, limit, style_weights)
 
 
 def data_task(task: str) -> str:
     """The data stream name of a lab task ('ko-en' -> 'lab-ko-en', 'copy' -> 'letters-copy')."""
-    return "lab-ko-en" if task == "ko-en" else f"letters-{task}"
+    return lab_stream(lab_task(task))
 
 
-HeldOutExample = Example  # the one held-out example type is analysis/heldout.py's (this name kept for callers)
-
-
-def held_out_examples(task: str, tokenizer, n: int, seed: int = 12345) -> list[HeldOutExample]:
+def held_out_examples(task: str, tokenizer, n: int, seed: int = 12345) -> list[Example]:
     """`n` distinct held-out examples of a lab task (never trained on: the hash split)."""
-    vocab = tokenizer.get_vocab()
-    seen: set[str] = set()
-    examples: list[HeldOutExample] = []
-    if task == "ko-en":
-        grammar = lab_grammar(seed)
-        while len(examples) < n:
-            pair = grammar.sample()
-            if pair.source_text in seen or not is_held_out(pair.source_text):
-                continue
-            seen.add(pair.source_text)
-            examples.append(HeldOutExample([*ko_en_ids(vocab, pair.source), EOS_ID], ko_en_ids(vocab, pair.target),
-                                           [tuple(a) for a in pair.alignment]))
-        return examples
-    rng = random.Random(seed)
-    for _ in range(n * 1000):
-        if len(examples) >= n:
-            break
-        text = letter_text(rng)
-        if text in seen or not is_held_out(text):
-            continue
-        seen.add(text)
-        examples.append(HeldOutExample([*char_ids(vocab, text), EOS_ID], char_ids(vocab, letter_target(task, text)),
-                                       letter_gold(task, text)))
-    return examples
+    return lab_task(task).held_out(tokenizer, n, seed, core=True)
 
 
 # --- model shape ---------------------------------------------------------------------------------------
@@ -445,8 +295,9 @@ class LabPlan:
 def lab_plan(recipe: LabRecipe, tokenizer=None) -> LabPlan:
     """The one translation from a lab recipe to settings + model shape (page and CLI both use it)."""
     preset = PRESETS[recipe.preset]
-    tokenizer = tokenizer or tokenizer_for(recipe.task, lab=True)
-    if recipe.task in CLASSIFIER_TASKS:  # an encoder only, the classifier's own shape and optimiser settings
+    task = lab_task(recipe.task)
+    tokenizer = tokenizer or task.tokenizer(lab=True)
+    if task.classifier:  # an encoder only, the classifier's own shape and optimiser settings
         d_model, n_heads, layers, d_ff = CLASSIFIER_SHAPES[recipe.preset]
         config = TransformerConfig(**{**base_config_values(len(tokenizer)), "tgt_vocab_size": 0,
                                       "share_embeddings": False, "d_model": d_model, "n_heads": n_heads,
@@ -456,13 +307,13 @@ def lab_plan(recipe: LabRecipe, tokenizer=None) -> LabPlan:
                                  peak_lr=CLASSIFIER_LR, warmup=0, label_smoothing=0.0, seed=recipe.seed, threads=1,
                                  max_minutes=recipe.budget_s / 60 if recipe.budget_s else 0.0)
         return LabPlan(recipe, settings, config, tokenizer, 50)
-    max_len = 64 if recipe.task in LETTER_TASKS else 128
+    max_len = 64 if task.letters else 128
     config = TransformerConfig(**{**base_config_values(len(tokenizer)), **preset.model_fields(), "max_len": max_len,
                                     "dropout": 0.0})
     settings = TrainSettings(
-        task=data_task(recipe.task), steps=planned_steps(recipe), batch_size=preset.batch_size,
+        task=lab_stream(task), steps=planned_steps(recipe), batch_size=preset.batch_size,
         peak_lr=preset.peak_lr, warmup=min(preset.warmup, max(1, (recipe.max_steps or 10**9) // 4)),
         seed=recipe.seed, threads=1, max_minutes=recipe.budget_s / 60 if recipe.budget_s else 0.0,
-        buckets=4 if recipe.task in LETTER_TASKS else 8,
+        buckets=4 if task.letters else 8,
     )
     return LabPlan(recipe, settings, config, tokenizer, preset.snapshot_every)

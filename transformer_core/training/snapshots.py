@@ -22,14 +22,13 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from transformer_core.analysis.heldout import Example
 from transformer_core.analysis.scoring import score_examples
 from transformer_core.data import EOS_ID, PAD_ID
 from transformer_core.inference.generation import generate
 from transformer_core.models.transformer import Transformer
+from transformer_core.tasks.heldout import Example
 from transformer_core.tracing.names import ATTENTION_KINDS, attention_name
 
-KINDS: tuple[str, ...] = tuple(kind.value for kind in ATTENTION_KINDS)  # file keys "{index}.{kind}"
 INDEX_FILE, TENSOR_FILE = "snapshots.json", "snapshots.safetensors"
 
 
@@ -184,7 +183,7 @@ def load_snapshots(directory: str | Path) -> tuple[list[Snapshot], list[dict], d
     tensors = load_file(str(directory / TENSOR_FILE))
     snapshots = []
     for i, meta in enumerate(index.pop("snapshots")):
-        attention = {kind: tensors[f"{i}.{kind}"] for kind in KINDS if f"{i}.{kind}" in tensors}
+        attention = {kind.value: tensors[f"{i}.{kind}"] for kind in ATTENTION_KINDS if f"{i}.{kind}" in tensors}
         snapshots.append(Snapshot(**meta, attention=attention))
     history = index.pop("history")
     return snapshots, history, index

@@ -8,20 +8,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from explorer.figures.attention import CROSS, ENC_SELF, stack
+from explorer.figures.attention import stack
 from explorer.figures.steps import LayerInfo
 from transformer_core.analysis.model_facts import ModelFacts, model_facts
-from transformer_core.tracing.names import attention_name, layer_prefix
-
-# config.json "task" -> the family whose sentences the lesson may say (the lab saves "lab-ko-en", "letters-reverse")
-_TASK_FAMILIES = {"ko-en": "ko-en", "lab-ko-en": "ko-en", "reverse": "reverse", "letters-reverse": "reverse",
-                  "letters-copy": "copy", "letters-sort": "sort"}
+from transformer_core.tasks import model_task
+from transformer_core.tracing.names import AttentionKind, attention_name, layer_prefix
 
 
-def task_family(task: str) -> str:
-    """What a model was trained to do (its task, read once at load), as the lesson's text needs it: 'ko-en'
-    (Korean -> English translation), 'reverse', 'copy', 'sort', or '' (unknown, untrained, or no task)."""
-    return _TASK_FAMILIES.get(task, "")
+def task_family(loaded) -> str:
+    """What a model was trained to do (its task's family, transformer_core/tasks), as the lesson's text needs it:
+    'ko-en' (Korean -> English translation), 'reverse', 'copy', 'sort', or '' (unknown, untrained, or no task)."""
+    task = model_task(loaded)
+    return task.family if task is not None else ""
 
 
 @dataclass(frozen=True)
@@ -58,7 +56,7 @@ class LessonData:
                    scale_embedding=bool(cfg.scale_embedding), positional=str(cfg.positional),
                    specials=frozenset(getattr(tokenizer, "all_special_tokens", []) or []), tokenizer=tokenizer,
                    text=text, sinusoidal_layout=str(getattr(cfg, "sinusoidal_layout", "interleaved")),
-                   task=task_family(loaded.task), trained=bool(loaded.trained),
+                   task=task_family(loaded), trained=bool(loaded.trained),
                    final_norm=bool(cfg.final_norm), facts=model_facts(loaded.model, traced.trace),
                    model_name=loaded.name,
                    max_len=int(cfg.max_len))
@@ -90,7 +88,7 @@ ENCODER_LAYER_PREFIX = layer_prefix("encoder", FOCUS_LAYER)  # "encoder.0": step
 
 def _head_choice(data: LessonData) -> tuple[int, str]:
     i = focus_query(data)
-    weights = data.trace.numpy(attention_name(ENC_SELF, FOCUS_LAYER, "weights"))[:, i]  # [H, S]
+    weights = data.trace.numpy(attention_name(AttentionKind.ENCODER_SELF, FOCUS_LAYER, "weights"))[:, i]  # [H, S]
     best = [int(np.argmax(row)) for row in weights]
     for reason, wanted in (("word", lambda j: j != i and _is_word(data.src_tokens[j], data.specials)),
                            ("self", lambda j: _is_word(data.src_tokens[j], data.specials))):
@@ -119,7 +117,7 @@ def causal_position(data: LessonData) -> int:
 
 def cross_weights(data: LessonData) -> np.ndarray:
     """Cross-attention of the LAST decoder layer, averaged over heads: [T, S] (the project's alignment view)."""
-    maps = stack(data.trace, CROSS)  # [L, H, T, S]
+    maps = stack(data.trace, AttentionKind.CROSS)  # [L, H, T, S]
     return maps[-1].mean(axis=0).astype(np.float64)
 
 

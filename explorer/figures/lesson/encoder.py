@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from explorer.figures import figures
-from explorer.figures.attention import ENC_SELF, array
+from explorer.figures.attention import array
 from explorer.figures.lesson.data import ENCODER_LAYER_PREFIX, FOCUS_LAYER, LessonData, focus_head, focus_query
 from explorer.figures.lesson.questions import q_shape_answer, strongest_key_answer, token_count_answer
 from explorer.figures.lesson.steps import LessonStep
@@ -18,7 +18,17 @@ from explorer.figures.lesson.view import StepView, chain_step, plain, row_bars, 
 from explorer.figures.steps import encoder_chain, ffn_step, shape_str
 from explorer.figures.tokenization import from_tokens, token_chips_html
 from explorer.i18n import md_escape, t
-from transformer_core.tracing.names import Head, attention_name, layer_name
+from transformer_core.tracing.names import (
+    ENCODER_OUT,
+    SRC_EMBED,
+    SRC_IDS,
+    SRC_INPUT,
+    SRC_POS,
+    AttentionKind,
+    Head,
+    attention_name,
+    layer_name,
+)
 
 
 def _tokens_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
@@ -34,21 +44,21 @@ def _tokens_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
 
 
 def _ids_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
-    ids = [int(i) for i in data.trace.numpy("src.ids")]
+    ids = [int(i) for i in data.trace.numpy(SRC_IDS)]
     vocab = len(data.tokenizer) if data.tokenizer is not None else max(ids) + 1
     table = pd.DataFrame({t("lesson.col.pos", lang): range(len(ids)), t("lesson.col.token", lang): data.src_tokens,
                           t("lesson.col.id", lang): ids})
     shown = r",\ ".join(str(i) for i in ids[:8]) + (r",\ \dots" if len(ids) > 8 else "")
     latex = rf"\text{{ids}} = ({shown}),\qquad 0 \le \text{{id}} < V = {vocab}"
     return StepView(
-        step, step_title(step, lang), step_body(step, lang, vocab=vocab), shape_str(data.trace["src.ids"].shape),
+        step, step_title(step, lang), step_body(step, lang, vocab=vocab), shape_str(data.trace[SRC_IDS].shape),
                     latex, table=table)
 
 
 def _embedding_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     from explorer.figures.tables import scaling_latex
 
-    embed = data.trace.numpy("src.embed")
+    embed = data.trace.numpy(SRC_EMBED)
     d = data.info.d_model
     i = focus_query(data)
     # the sentence about √d_model follows the model: BERT-style models (MiniLM) do not scale
@@ -61,12 +71,12 @@ def _embedding_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     fig = figures.vectors_heatmap([("E[id]·√d" if data.scale_embedding else "E[id]", embed)], data.src_tokens,
                                   title=step_title(step, lang), lang=lang)
     return StepView(
-        step, step_title(step, lang), body, shape_str(data.trace["src.embed"].shape), latex, figure=fig)
+        step, step_title(step, lang), body, shape_str(data.trace[SRC_EMBED].shape), latex, figure=fig)
 
 
 def _position_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
-    pos = array(data.trace, "src.pos")
-    inputs = data.trace.numpy("src.input")
+    pos = array(data.trace, SRC_POS)
+    inputs = data.trace.numpy(SRC_INPUT)
     d = data.info.d_model
     p = min(1, pos.shape[0] - 1)
     scale = r"\sqrt{d}" if data.scale_embedding else ""
@@ -104,7 +114,7 @@ def _chain(data: LessonData, query: int, key: int):
 def _scores_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     i = focus_query(data)
     head = focus_head(data)
-    scores = data.trace.numpy(attention_name(ENC_SELF, FOCUS_LAYER, "scores"))[head][i]
+    scores = data.trace.numpy(attention_name(AttentionKind.ENCODER_SELF, FOCUS_LAYER, "scores"))[head][i]
     j = int(np.argmax(scores))
     latex = chain_step(_chain(data, i, j), "step.scores").latex
     title = t("lesson.scores.fig", lang, token=plain(data.src_tokens[i]), head=head)
@@ -112,14 +122,14 @@ def _scores_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     s, d_k = q_shape_answer(data)
     return StepView(
         step, step_title(step, lang), step_body(step, lang, token=md_escape(data.src_tokens[i]), d_k=d_k),
-                    shape_str(data.trace[attention_name(ENC_SELF, FOCUS_LAYER, "scores")].shape), latex, figure=fig,
+                    focus_shape(data, "scores"), latex, figure=fig,
                     reveal=t("lesson.scores.reveal", lang, s=s, d_k=d_k, h=data.info.n_heads, d=data.info.d_model))
 
 
 def _softmax_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     i = focus_query(data)
     head = focus_head(data)
-    weights = data.trace.numpy(attention_name(ENC_SELF, FOCUS_LAYER, "weights"))[head][i]
+    weights = data.trace.numpy(attention_name(AttentionKind.ENCODER_SELF, FOCUS_LAYER, "weights"))[head][i]
     j = strongest_key_answer(data, i)
     latex = chain_step(_chain(data, i, j), "step.softmax").latex
     title = t("lesson.softmax.fig", lang, token=plain(data.src_tokens[i]), head=head)
@@ -127,14 +137,14 @@ def _softmax_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
                     bounded=True)
     return StepView(
         step, step_title(step, lang), step_body(step, lang, token=md_escape(data.src_tokens[i])),
-                    shape_str(data.trace[attention_name(ENC_SELF, FOCUS_LAYER, "weights")].shape), latex, figure=fig,
+                    focus_shape(data, "weights"), latex, figure=fig,
                     reveal=t("lesson.softmax.reveal", lang, token=md_escape(data.src_tokens[i]),
                              target=md_escape(data.src_tokens[j]), w=f"{weights[j]:.2f}"))
 
 
 def _values_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     i = focus_query(data)
-    p = Head(ENC_SELF, FOCUS_LAYER, 0)
+    p = Head(AttentionKind.ENCODER_SELF, FOCUS_LAYER, 0)
     head = focus_head(data)
     v = data.trace.numpy(p.name("v"))[head]
     context = data.trace.numpy(p.name("context"))[head]
@@ -157,14 +167,14 @@ def _multihead_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     latex = r"\begin{gathered}" + per_head + r" \\ " + chain_step(chain, "step.concat").latex + r" \\ " + \
         chain_step(chain, "step.wo").latex.replace(r"\begin{gathered}", "").replace(r"\end{gathered}", "") + \
         r"\end{gathered}"
-    weights = data.trace.numpy(attention_name(ENC_SELF, FOCUS_LAYER, "weights"))
+    weights = data.trace.numpy(attention_name(AttentionKind.ENCODER_SELF, FOCUS_LAYER, "weights"))
     fig = figures.heads_grid(weights, data.src_tokens, data.src_tokens, title=t("lesson.multihead.fig", lang),
                              lang=lang, n_cols=2 if data.info.n_heads <= 4 else 4)
     for trace in fig.data:  # no numbers in the cells: they overlap on a phone (hover shows them)
         trace.texttemplate = None
     return StepView(step, step_title(step, lang),
                     step_body(step, lang, h=data.info.n_heads, d_k=data.d_k, d=data.info.d_model),
-                    shape_str(data.trace[attention_name(ENC_SELF, FOCUS_LAYER, "out")].shape), latex, figure=fig)
+                    focus_shape(data, "out"), latex, figure=fig)
 
 
 def _addnorm_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
@@ -203,7 +213,7 @@ def _encoder_layer_step(step: LessonStep, data: LessonData, lang: str) -> StepVi
     n = data.trace.n_layers("encoder")
     i = focus_query(data)
     x_in = data.trace.numpy(layer_name("encoder", 0, "in"))
-    out = data.trace.numpy("encoder.out")
+    out = data.trace.numpy(ENCODER_OUT)
     # layers are numbered from 0 everywhere in the app: encoder.0.out is "layer 0's output"
     panels = [(t("lesson.encoder_layer.in", lang), x_in),
               (t("lesson.encoder_layer.after", lang, n=0), data.trace.numpy(layer_name("encoder", 0, "out")))]
@@ -224,4 +234,9 @@ def _encoder_layer_step(step: LessonStep, data: LessonData, lang: str) -> StepVi
              rf"N = {n}:\quad \cos(x_{{{i}}}, \text{{memory}}_{{{i}}}) = {cosine:.3f}\end{{gathered}}")
     body += "\n\n" + t("lesson.encoder_layer.cosine", lang, i=i, token=md_escape(data.src_tokens[i]),
                        cos=f"{cosine:.2f}")
-    return StepView(step, step_title(step, lang), body, shape_str(data.trace["encoder.out"].shape), latex, figure=fig)
+    return StepView(step, step_title(step, lang), body, shape_str(data.trace[ENCODER_OUT].shape), latex, figure=fig)
+
+
+def focus_shape(data: LessonData, tensor: str) -> str:
+    """The shape of one encoder self-attention tensor of the focus layer, as the step's header shows it."""
+    return shape_str(data.trace[attention_name(AttentionKind.ENCODER_SELF, FOCUS_LAYER, tensor)].shape)

@@ -12,13 +12,24 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from explorer.figures import figures
-from explorer.figures.attention import ENC_SELF, array, softmax
+from explorer.figures.attention import array, softmax
 from explorer.figures.lesson.data import FOCUS_LAYER, LessonData, focus_head, focus_query
 from explorer.figures.lesson.steps import LessonStep
 from explorer.figures.lesson.view import StepView, plain, step_body, step_title
 from explorer.figures.steps import shape_str
 from explorer.i18n import t
-from transformer_core.tracing.names import Head
+from transformer_core.tracing.names import (
+    DECODER_OUT,
+    LOGITS,
+    SRC_EMBED,
+    SRC_IDS,
+    SRC_INPUT,
+    SRC_POS,
+    TGT_IDS,
+    AttentionKind,
+    Head,
+    layer_name,
+)
 
 # The paper's training and decoding settings (sections 5.3, 5.4 and 6.1)
 WARMUP_STEPS = 4000
@@ -90,7 +101,7 @@ def _why_attention_step(step: LessonStep, data: LessonData, lang: str) -> StepVi
     body = step_body(step, lang, n=n, d=d) + "\n\n" + t(
         "lesson.why_attention.cheaper" if n < d else "lesson.why_attention.dearer", lang, n=n, d=d)
     # ONE figure per step: here it is the paper's Table 1 itself, with this n and d filled in
-    return StepView(step, step_title(step, lang), body, shape_str(data.trace["src.input"].shape), latex,
+    return StepView(step, step_title(step, lang), body, shape_str(data.trace[SRC_INPUT].shape), latex,
                     table=table1(n, d, lang))
 
 
@@ -122,7 +133,7 @@ def rotation_positions(n_positions: int) -> tuple[int, int]:
 
 
 def _sinusoids_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
-    pos = array(data.trace, "src.pos").astype(np.float64)  # [S, d]: this model's own table
+    pos = array(data.trace, SRC_POS).astype(np.float64)  # [S, d]: this model's own table
     d = data.info.d_model
     if data.sinusoidal_layout == "halves":  # Marian keeps sines then cosines: pair them as the paper interleaves
         pos = interleave_halves(pos)
@@ -160,7 +171,7 @@ def _sinusoids_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
 
 def _scaling_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     i, head = focus_query(data), focus_head(data)
-    prefix = Head(ENC_SELF, FOCUS_LAYER, 0)
+    prefix = Head(AttentionKind.ENCODER_SELF, FOCUS_LAYER, 0)
     d_k, d = data.d_k, data.info.d_model
     q, k = data.trace.numpy(prefix.name("q"))[head].astype(np.float64), data.trace.numpy(prefix.name("k"))[head]
     dots = q @ k.astype(np.float64).T  # [S, S]: q·k before the division
@@ -174,8 +185,8 @@ def _scaling_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
               "yaxis": figures._y_category(t("fig.key_bar_axis", lang)), "legend": {"orientation": "h", "y": -0.2}}
     fig = figures._figure(bars, layout, t("lesson.scaling.fig", lang, token=plain(data.src_tokens[i]), head=head),
                           max(320, 110 + 40 * len(labels)), bgcolor="white")
-    embed = data.trace.numpy("src.embed").astype(np.float64)
-    pe = array(data.trace, "src.pos").astype(np.float64)
+    embed = data.trace.numpy(SRC_EMBED).astype(np.float64)
+    pe = array(data.trace, SRC_POS).astype(np.float64)
     factor = math.sqrt(d) if data.scale_embedding else 1.0
     e_norm = float(np.linalg.norm(embed / factor, axis=-1).mean())
     pe_norm = float(np.linalg.norm(pe, axis=-1).mean())
@@ -207,30 +218,34 @@ def _scaling_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
 def _decoder_layer_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     tr = data.trace
     n_layers = tr.n_layers("decoder")
+
+    def first_layer(tensor: str):
+        return tr.numpy(layer_name("decoder", 0, tensor))
+
     if data.info.norm_first:
-        panels = [("y", tr.numpy("decoder.0.in")), ("+ self-attn", tr.numpy("decoder.0.add1")),
-                  ("+ cross-attn", tr.numpy("decoder.0.add2")), ("+ FFN", tr.numpy("decoder.0.out"))]
+        panels = [("y", first_layer("in")), ("+ self-attn", first_layer("add1")),
+                  ("+ cross-attn", first_layer("add2")), ("+ FFN", first_layer("out"))]
         formula = [r"y_1 = y + \text{MaskedMHA}(\text{LN}(y))",
                    r"y_2 = y_1 + \text{MHA}(Q{=}\text{LN}(y_1),\ K{=}V{=}\text{memory})",
                    r"\text{Layer}(y) = y_2 + \text{FFN}(\text{LN}(y_2))"]
         body = t("lesson.decoder_layer.body_pre", lang, n=n_layers)
     else:
-        panels = [("y", tr.numpy("decoder.0.in")), ("Add & Norm 1", tr.numpy("decoder.0.norm1")),
-                  ("Add & Norm 2", tr.numpy("decoder.0.norm2")), ("Add & Norm 3", tr.numpy("decoder.0.out"))]
+        panels = [("y", first_layer("in")), ("Add & Norm 1", first_layer("norm1")),
+                  ("Add & Norm 2", first_layer("norm2")), ("Add & Norm 3", first_layer("out"))]
         formula = [r"y_1 = \text{LayerNorm}(y + \text{MaskedMHA}(y))",
                    r"y_2 = \text{LayerNorm}(y_1 + \text{MHA}(Q{=}y_1,\ K{=}V{=}\text{memory}))",
                    r"\text{Layer}(y) = \text{LayerNorm}(y_2 + \text{FFN}(y_2))"]
         body = step_body(step, lang, n=n_layers)
     errors = data.facts.cross_kv_error
     worst = max(errors) if errors else float("nan")
-    s = int(tr["src.ids"].shape[1])
+    s = int(tr[SRC_IDS].shape[1])
     kv = (rf"K^{{(\ell)}} = \text{{memory}}\,W_K^{{(\ell)}},\ V^{{(\ell)}} = \text{{memory}}\,W_V^{{(\ell)}}\ "
           rf"(\ell = 0..{n_layers - 1}):\ \max\lvert \Delta\rvert = {_sci(worst)},\quad K^{{(\ell)}} \in "
           rf"\mathbb{{R}}^{{{data.info.n_heads}\times {s}\times {data.d_k}}}")
     fig = figures.vectors_heatmap(panels, data.tgt_tokens, title=t("lesson.decoder_layer.fig", lang), lang=lang,
                                   row_title=t("fig.decoder_input_axis", lang))
     body += "\n\n" + t("lesson.decoder_layer.kv", lang, n=n_layers, s=s)
-    return StepView(step, step_title(step, lang), body, shape_str(tr["decoder.0.out"].shape), _lines(*formula, kv),
+    return StepView(step, step_title(step, lang), body, shape_str(first_layer("out").shape), _lines(*formula, kv),
                     figure=fig)
 
 
@@ -240,17 +255,17 @@ def _decoder_layer_step(step: LessonStep, data: LessonData, lang: str) -> StepVi
 def _shared_weights_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     facts = data.facts
     tr = data.trace
-    ids = [int(i) for i in tr.numpy("tgt.ids")][1:] or [int(tr.numpy("tgt.ids")[0])]
+    ids = [int(i) for i in tr.numpy(TGT_IDS)][1:] or [int(tr.numpy(TGT_IDS)[0])]
     tokens = data.tgt_tokens[1:] or data.tgt_tokens[:1]
     embedding, weight = facts.embedding, facts.output_weight
     shown = min(data.info.d_model, 48)
     panels = [("E[id]", embedding[ids, :shown]), ("W_out[id]", weight[ids, :shown])]
     fig = figures.vectors_heatmap(panels, tokens, title=t("lesson.shared_weights.fig", lang), lang=lang,
                                   shared_scale=True)
-    h = tr.numpy("decoder.out").astype(np.float64)
+    h = tr.numpy(DECODER_OUT).astype(np.float64)
     bias = facts.output_bias if facts.output_bias is not None else 0.0
     rebuilt = h @ embedding.astype(np.float64).T + bias  # logits recomputed with the EMBEDDING matrix
-    logits_error = float(np.abs(rebuilt - tr.numpy("logits")).max())
+    logits_error = float(np.abs(rebuilt - tr.numpy(LOGITS)).max())
     difference = float(np.abs(embedding - weight).max())
     vocab, d = embedding.shape
     latex = _lines(rf"\text{{logits}} = h\,E^\top + b,\quad E \in \mathbb{{R}}^{{{vocab}\times {d}}}",
@@ -259,7 +274,7 @@ def _shared_weights_step(step: LessonStep, data: LessonData, lang: str) -> StepV
                    r"\text{embedding: } E[\mathrm{id}]" + (r"\cdot\sqrt{d_{model}}" if data.scale_embedding else ""))
     key = "lesson.shared_weights.body" if facts.tied else "lesson.shared_weights.separate"
     body = t(key, lang, v=vocab, d=d, saved=f"{2 * vocab * d:,}")
-    return StepView(step, step_title(step, lang), body, shape_str(tr["logits"].shape), latex, figure=fig)
+    return StepView(step, step_title(step, lang), body, shape_str(tr[LOGITS].shape), latex, figure=fig)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -273,10 +288,10 @@ def gnmt_penalty(length: int | np.ndarray, alpha: float = ALPHA):
 def output_log_probability(data: LessonData) -> tuple[float, int]:
     """log P(output | source) of what the model wrote, summed over its tokens (EOS included), read from the
     teacher-forced logits; and |Y|, the number of those tokens."""
-    log_probs = data.trace.numpy("logits").astype(np.float64)
+    log_probs = data.trace.numpy(LOGITS).astype(np.float64)
     log_probs = log_probs - log_probs.max(-1, keepdims=True)
     log_probs = log_probs - np.log(np.exp(log_probs).sum(-1, keepdims=True))
-    tgt = [int(i) for i in data.trace.numpy("tgt.ids")]
+    tgt = [int(i) for i in data.trace.numpy(TGT_IDS)]
     chosen = [*tgt[1:], int(np.argmax(log_probs[-1]))]  # the next input is what was written; the last row: argmax
     total = float(sum(log_probs[t_, token] for t_, token in enumerate(chosen)))
     return total, len(chosen)
@@ -297,7 +312,7 @@ def _decoding_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
                    rf"|Y| = {length}:\ lp = \left(\frac{{{5 + length}}}{{6}}\right)^{{{ALPHA}}} = {lp:.3f},\quad "
                    rf"\frac{{{log_p:.3f}}}{{{lp:.3f}}} = {log_p / lp:.3f}")
     body = step_body(step, lang, n=length, logp=f"{log_p:.2f}", score=f"{log_p / lp:.2f}")
-    return StepView(step, step_title(step, lang), body, shape_str(data.trace["tgt.ids"].shape), latex, figure=fig)
+    return StepView(step, step_title(step, lang), body, shape_str(data.trace[TGT_IDS].shape), latex, figure=fig)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -312,10 +327,10 @@ def learning_rate(step: np.ndarray, d_model: int, warmup: int = WARMUP_STEPS) ->
 def training_losses(data: LessonData, epsilon: float = LABEL_SMOOTHING) -> tuple[float, float, int]:
     """Mean cross-entropy of the next token, teacher-forced on the model's own output, with and without
     label smoothing (target (1 - ε) on the right token + ε spread evenly over the vocabulary)."""
-    logits = data.trace.numpy("logits").astype(np.float64)
+    logits = data.trace.numpy(LOGITS).astype(np.float64)
     log_probs = logits - logits.max(-1, keepdims=True)
     log_probs = log_probs - np.log(np.exp(log_probs).sum(-1, keepdims=True))
-    tgt = [int(i) for i in data.trace.numpy("tgt.ids")]
+    tgt = [int(i) for i in data.trace.numpy(TGT_IDS)]
     targets = tgt[1:]  # row t predicts input t + 1 (the last row has no next input: not counted)
     if not targets:
         return 0.0, 0.0, 0
@@ -342,7 +357,7 @@ def _training_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
                    rf"\mathcal{{L}} = -\frac{{1}}{{{n}}}\sum_t \log P(y_{{t+1}}\mid y_{{\le t}}, x) = {ce:.3f},\quad "
                    rf"\epsilon_{{ls}} = {LABEL_SMOOTHING}:\ {smoothed:.3f},\quad P_{{drop}} = {P_DROP}")
     body = step_body(step, lang, n=n, ce=f"{ce:.3f}", smooth=f"{smoothed:.3f}")
-    return StepView(step, step_title(step, lang), body, shape_str(data.trace["logits"].shape), latex, figure=fig)
+    return StepView(step, step_title(step, lang), body, shape_str(data.trace[LOGITS].shape), latex, figure=fig)
 
 
 BUILDERS = {"why_attention": _why_attention_step, "sinusoids": _sinusoids_step, "scaling": _scaling_step,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.figures.attention import ENC_SELF, array, softmax, top_k
+from explorer.figures.attention import array, softmax, top_k
 from explorer.figures.lesson.data import (
     FOCUS_LAYER,
     LessonData,
@@ -21,7 +21,7 @@ from explorer.figures.lesson.data import (
 from explorer.figures.steps import shape_str
 from explorer.figures.tokenization import ids_to_tokens
 from explorer.i18n import md_escape, t
-from transformer_core.tracing.names import attention_name
+from transformer_core.tracing.names import CAUSAL_MASK, LOGITS, SRC_IDS, AttentionKind, attention_name
 
 
 @dataclass(frozen=True)
@@ -55,12 +55,12 @@ def _token_options(tokens: Sequence[str]) -> tuple[str, ...]:
 
 def token_count_answer(data: LessonData) -> int:
     """How many tokens the sentence became: the length of `src.ids` in the trace."""
-    return int(data.trace["src.ids"].shape[1])
+    return int(data.trace[SRC_IDS].shape[1])
 
 
 def q_shape_answer(data: LessonData, layer: int = FOCUS_LAYER) -> tuple[int, int]:
     """The shape of Q for ONE head: the trace's q [B, H, S, d_k] without batch and head -> (S, d_k)."""
-    shape = tuple(int(s) for s in data.trace[attention_name(ENC_SELF, layer, "q")].shape)
+    shape = tuple(int(s) for s in data.trace[attention_name(AttentionKind.ENCODER_SELF, layer, "q")].shape)
     return shape[2], shape[3]
 
 
@@ -68,13 +68,13 @@ def strongest_key_answer(data: LessonData, query: int, layer: int = FOCUS_LAYER,
     """The source position query `query` gives the most weight to (encoder self-attention, one head;
     by default the focus head)."""
     head = focus_head(data) if head is None else head
-    return int(np.argmax(data.trace.numpy(attention_name(ENC_SELF, layer, "weights"))[head][query]))
+    return int(np.argmax(data.trace.numpy(attention_name(AttentionKind.ENCODER_SELF, layer, "weights"))[head][query]))
 
 
 def visible_positions_answer(data: LessonData, position: int) -> frozenset[int]:
     """The target positions decoder position `position` may attend to: the True entries of its row of
     `tgt.causal_mask` (True = may attend)."""
-    mask = array(data.trace, "tgt.causal_mask").astype(bool)
+    mask = array(data.trace, CAUSAL_MASK).astype(bool)
     return frozenset(int(j) for j in np.flatnonzero(mask[position]))
 
 
@@ -86,7 +86,7 @@ def cross_answer(data: LessonData, row: int) -> int:
 def next_token_candidates(data: LessonData, row: int, k: int = 4) -> tuple[list[str], list[float], str]:
     """The k most likely next tokens at output step `row` (from the traced logits), their probabilities,
     and the one the model chose (the argmax)."""
-    probs = softmax(data.trace.numpy("logits")[row])
+    probs = softmax(data.trace.numpy(LOGITS)[row])
     ids, top = top_k(probs, k)
     tokens = ids_to_tokens(data.tokenizer, ids.tolist()) if data.tokenizer is not None else [str(i) for i in ids]
     return tokens, [float(p) for p in top], tokens[0]

@@ -1,5 +1,5 @@
-"""The one held-out example type (evaluate CLI, head importance, the lab's snapshots) and the reverse task's
-hand-written sentences."""
+"""The one held-out example type (the tasks build them; evaluation, head importance and the lab's snapshots
+score them), the reverse task's hand-written sentences and reversal's gold alignment."""
 
 from __future__ import annotations
 
@@ -42,3 +42,8 @@ class Example:
     target_ids: list[int]
     gold: list[tuple[int, ...]]  # per target token: the source positions it translates
     group: str = "generated"  # 'generated' (drawn from a task's data) or 'real' (hand-written, REAL_SENTENCES)
+
+
+def anti_diagonal_gold(n: int) -> list[tuple[int]]:
+    """Gold alignment of reversal: output character t comes from input character n - 1 - t."""
+    return [(n - 1 - t,) for t in range(n)]
