@@ -77,6 +77,9 @@ if view is not None:
     # what this model adds to a token's embedding: BERT learns positions and does not scale by √d_model
     embed_key = "overview.box_embed_learned" if cfg.positional == "learned" else \
         "overview.box_embed" if cfg.scale_embedding else "overview.box_embed_unscaled"
+    # the layer boxes say the model's own order: post-LN (the paper) or pre-LN with a final LayerNorm
+    layers_suffix = "_pre" if getattr(cfg, "norm_first", False) else ""
+    final_norm = " " + tr("overview.final_norm") if getattr(cfg, "final_norm", False) else ""
     with enc_col:
         st.markdown(f"#### {tr('overview.encoder')}")
         box(tr("overview.box_tokens"), [("src.ids", shapes["src.ids"])], "pages/tokens.py", "nav.tokens",
@@ -86,7 +89,7 @@ if view is not None:
                                        ("src.input", shapes["src.input"])],
             "pages/embeddings.py", "nav.embeddings", "box_src_embed")
         arrow()
-        box(tr("overview.box_encoder_layers", n=layout.encoder_layers),
+        box(tr(f"overview.box_encoder_layers{layers_suffix}", n=layout.encoder_layers) + final_norm,
             [(tr("overview.qkv"), shapes[layout.attention_name("encoder.self_attn", 0, "q")]),
              (tr("overview.attn"), shapes[layout.attention_name("encoder.self_attn", 0)]),
              (tr("overview.ffn"), shapes[layout.name("encoder", 0, "ffn.hidden")])],
@@ -103,7 +106,7 @@ if view is not None:
             box(tr(embed_key), [("tgt.embed", shapes["tgt.embed"]), ("tgt.input", shapes["tgt.input"])],
                 "pages/embeddings.py", "nav.embeddings", "box_tgt_embed")
             arrow()
-            box(tr("overview.box_decoder_layers", n=layout.decoder_layers),
+            box(tr(f"overview.box_decoder_layers{layers_suffix}", n=layout.decoder_layers) + final_norm,
                 [(tr("overview.attn"), shapes[layout.attention_name("decoder.self_attn", 0)]),
                  (tr("overview.causal"), shapes["tgt.causal_mask"]),
                  (tr("overview.cross"), shapes[layout.attention_name("decoder.cross_attn", 0)]),

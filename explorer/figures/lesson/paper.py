@@ -180,7 +180,7 @@ def _scaling_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     e_norm = float(np.linalg.norm(embed / factor, axis=-1).mean())
     pe_norm = float(np.linalg.norm(pe, axis=-1).mean())
     std_q, std_k = float(q.std()), float(k.std())
-    lines = [rf"\operatorname{{Var}}(q\cdot k) = d_k\ \text{{(unit-variance components)}}:\ d_k = {d_k},\ "
+    lines = [rf"\operatorname{{Var}}(q\cdot k) = d_k\ \text{{(independent, unit-variance components)}}:\ d_k = {d_k},\ "
              rf"\sqrt{{d_k}} = {math.sqrt(d_k):.2f}\ \ (\text{{paper: }} d_k = 64,\ \text{{std}}\ 8)",
              rf"\text{{here: }}\operatorname{{std}}(q) = {std_q:.2f},\ \operatorname{{std}}(k) = {std_k:.2f},\ "
              rf"\operatorname{{std}}(q\cdot k) = {float(dots.std()):.2f} \to "
@@ -270,14 +270,25 @@ def gnmt_penalty(length: int | np.ndarray, alpha: float = ALPHA):
     return ((5.0 + np.asarray(length, dtype=np.float64)) / 6.0) ** alpha
 
 
+def written_targets(data: LessonData) -> list[int]:
+    """The token each decoder row predicts when the model's own output is the reference: row t predicts input
+    t + 1, and the last row predicts what the model wrote after its last input (its end token, normally). The
+    decoding step (|Y|) and the training step (the loss average) both count these rows."""
+    logits = data.trace.numpy("logits")
+    tgt = [int(i) for i in data.trace.numpy("tgt.ids")]
+    return [*tgt[1:], int(np.argmax(logits[-1]))]
+
+
+def _log_softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = logits.astype(np.float64) - logits.max(-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(-1, keepdims=True))
+
+
 def output_log_probability(data: LessonData) -> tuple[float, int]:
     """log P(output | source) of what the model wrote, summed over its tokens (EOS included), read from the
     teacher-forced logits; and |Y|, the number of those tokens."""
-    log_probs = data.trace.numpy("logits").astype(np.float64)
-    log_probs = log_probs - log_probs.max(-1, keepdims=True)
-    log_probs = log_probs - np.log(np.exp(log_probs).sum(-1, keepdims=True))
-    tgt = [int(i) for i in data.trace.numpy("tgt.ids")]
-    chosen = [*tgt[1:], int(np.argmax(log_probs[-1]))]  # the next input is what was written; the last row: argmax
+    log_probs = _log_softmax(data.trace.numpy("logits"))
+    chosen = written_targets(data)
     total = float(sum(log_probs[t_, token] for t_, token in enumerate(chosen)))
     return total, len(chosen)
 
@@ -311,14 +322,10 @@ def learning_rate(step: np.ndarray, d_model: int, warmup: int = WARMUP_STEPS) ->
 
 def training_losses(data: LessonData, epsilon: float = LABEL_SMOOTHING) -> tuple[float, float, int]:
     """Mean cross-entropy of the next token, teacher-forced on the model's own output, with and without
-    label smoothing (target (1 - ε) on the right token + ε spread evenly over the vocabulary)."""
-    logits = data.trace.numpy("logits").astype(np.float64)
-    log_probs = logits - logits.max(-1, keepdims=True)
-    log_probs = log_probs - np.log(np.exp(log_probs).sum(-1, keepdims=True))
-    tgt = [int(i) for i in data.trace.numpy("tgt.ids")]
-    targets = tgt[1:]  # row t predicts input t + 1 (the last row has no next input: not counted)
-    if not targets:
-        return 0.0, 0.0, 0
+    label smoothing (target (1 - ε) on the right token + ε spread evenly over the whole vocabulary, the
+    right token included). Every row counts, the last one too (it predicts the end token), as in training."""
+    log_probs = _log_softmax(data.trace.numpy("logits"))
+    targets = written_targets(data)
     rows = np.arange(len(targets))
     nll = -log_probs[rows, targets]
     smooth = (1 - epsilon) * nll + epsilon * -log_probs[rows].mean(-1)

@@ -1,0 +1,116 @@
+"""What the text says is true for the model shown and for the paper: the layer order a page names is the model's
+(post-LN ko-en-toy, pre-LN reverse with a final LayerNorm), the glossary's definitions match the lesson's, and
+the numbers the text quotes are computed here from the formula, not copied."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+import transformer_core as core
+from explorer.figures.steps import LayerInfo, encoder_chain
+from explorer.glossary import TERMS
+from explorer.i18n import t
+
+ROOT = Path(__file__).resolve().parent.parent
+AVAILABLE = {info.name for info in core.list_models() if info.available}
+# (model, its config file says pre-LN with a final LayerNorm)
+LAYER_ORDERS = [("ko-en-toy", False), ("reverse", True)]
+
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
+
+def model_config(name: str) -> dict:
+    return json.loads((ROOT / "models" / name / "config.json").read_text(encoding="utf-8"))
+
+
+@cache
+def loaded(name: str) -> core.LoadedModel:
+    if name not in AVAILABLE:
+        pytest.skip(f"{name} is not available here")
+    return core.load(name)
+
+
+def term(en: str):
+    return next(x for x in TERMS if x.en == en)
+
+
+@pytest.mark.parametrize(("model", "pre_ln"), LAYER_ORDERS)
+def test_the_models_config_says_which_layer_order_the_text_must_name(model: str, pre_ln: bool):
+    cfg = model_config(model)
+    assert cfg["norm_first"] is pre_ln and cfg["final_norm"] is pre_ln
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize(("model", "pre_ln"), LAYER_ORDERS)
+def test_the_encoder_pages_step_titles_name_the_models_layer_order(model: str, pre_ln: bool, lang: str):
+    loaded_model = loaded(model)
+    cfg = loaded_model.config
+    traced = core.trace_text(loaded_model, "abc" if model == "reverse" else "고양이가 생선을 먹었다.")
+    info = LayerInfo(cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.norm_first, cfg.activation)
+    titles = [t(step.key, lang) for step in encoder_chain(traced.trace, 0, 0, 1, 0, info)]
+    norm_titles = [title for title in titles if "Add & Norm" in title or "LayerNorm" in title]
+    assert len(norm_titles) == 2, titles
+    for title in norm_titles:
+        if pre_ln:  # x + Sublayer(LayerNorm(x)): there is no "Add & Norm" after the sublayer
+            assert "pre-LN" in title and "Add & Norm" not in title, title
+        else:
+            assert "Add & Norm" in title and "pre-LN" not in title, title
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize(("model", "pre_ln"), LAYER_ORDERS)
+def test_the_overviews_layer_boxes_name_the_models_layer_order(model: str, pre_ln: bool, lang: str):
+    from streamlit.testing.v1 import AppTest
+
+    loaded(model)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["model"] = model
+    at.query_params["text"] = "abc" if model == "reverse" else "고양이가 생선을 먹었다."
+    at.query_params["lang"] = "English" if lang == "en" else "한국어"
+    at.run()
+    at.switch_page("pages/overview.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = "\n".join(m.value for m in at.markdown)
+    boxes = [line for line in shown.splitlines() if line.startswith("**") and ("× 2" in line)]
+    assert len(boxes) == 2, shown  # the encoder's and the decoder's layer boxes (2 layers each)
+    for box in boxes:
+        assert ("pre-LN" in box) is pre_ln and ("post-LN" in box) is not pre_ln, box
+        assert ("LayerNorm" in box) if pre_ln else ("Add & Norm" in box), box
+    final = t("overview.final_norm", lang)
+    assert all((final in box) is pre_ln for box in boxes), boxes
+
+
+def test_the_glossary_defines_alignment_as_the_gold_correspondence_not_the_attention_peak():
+    alignment = term("alignment")
+    assert "gold alignment" in alignment.en_def and "alignment accuracy" in alignment.en_def
+    assert "peak" not in alignment.en_def and "최댓값" not in alignment.ko_def
+    assert "정답 정렬" in alignment.ko_def and "정렬 정확도" in alignment.ko_def
+
+
+def test_the_glossary_gives_no_paper_section_to_words_the_paper_does_not_use():
+    for name in ("teacher forcing", "cross-entropy"):
+        assert term(name).section == "", name
+
+
+def test_label_smoothing_is_defined_alike_in_the_glossary_and_the_lesson():
+    """0.1 over the whole vocabulary, the right token included, in both languages and both places."""
+    smoothing = term("label smoothing")
+    for text in (smoothing.en_def, t("lesson.training.body", "en", n=9, ce="1", smooth="2")):
+        assert "the right token included" in text and "whole vocabulary" in text, text
+    for text in (smoothing.ko_def, t("lesson.training.body", "ko", n=9, ce="1", smooth="2")):
+        assert "정답을 포함한 어휘 전체" in text, text
+
+
+def test_the_scaling_step_states_the_independence_var_qk_needs():
+    assert "independent" in t("lesson.scaling.body", "en", d_k=64, sqrt="8.0", top="0.5", top_raw="0.9")
+    assert "독립" in t("lesson.scaling.body", "ko", d_k=64, sqrt="8.0", top="0.5", top_raw="0.9")
+
+
+def test_step_7_writes_one_querys_scores_as_q_times_k_transposed():
+    for lang in ("ko", "en"):
+        assert "q·Kᵀ" in t("lesson.scores.title", lang) and "Q·K" not in t("lesson.scores.title", lang)
