@@ -14,6 +14,8 @@ import string
 from pathlib import Path
 from types import MappingProxyType
 
+from explorer.i18n.particles import resolve as resolve_particles
+
 DEFAULT_LANG = "ko"
 LANGUAGES = ("ko", "en")
 LANG_CHOICES = {"한국어": "ko", "English": "en"}  # sidebar label -> code (the label is what the URL holds)
@@ -47,10 +49,15 @@ def _choose(entry: Entry, values: dict) -> str:
 
 
 def t(key: str, lang: str = DEFAULT_LANG, **values) -> str:
-    """The string `key` in `lang` ('ko' or 'en'), with `{placeholders}` filled from `values`."""
+    """The string `key` in `lang` ('ko' or 'en'), with `{placeholders}` filled from `values`. In Korean a
+    two-form particle right after a placeholder (`{d}을(를)`) becomes the form the value is read with."""
     catalog = CATALOGS["en" if lang == "en" else "ko"]
     text = _choose(catalog[key], values)
-    return text.format(**values) if values else text
+    if not values:
+        return text
+    if lang != "en":
+        text = resolve_particles(text, values)
+    return text.format(**values)
 
 
 # key -> (Korean, English) for readers that want both side by side (plural entries: their 'other' form).
