@@ -114,3 +114,55 @@ def test_the_scaling_step_states_the_independence_var_qk_needs():
 def test_step_7_writes_one_querys_scores_as_q_times_k_transposed():
     for lang in ("ko", "en"):
         assert "q·Kᵀ" in t("lesson.scores.title", lang) and "Q·K" not in t("lesson.scores.title", lang)
+
+
+def test_both_pages_show_entropy_in_bits_and_name_the_unit_alike():
+    """/heads computes bits; /corpus gets nats from the core and shows bits: a uniform row over 4 keys is 2 bits."""
+    import math
+
+    import numpy as np
+
+    from explorer.figures import head_stats
+    from explorer.figures.corpus import stats_frame
+
+    uniform = np.full((3, 4), 0.25)
+    assert head_stats.entropy(uniform) == pytest.approx(2.0)
+    row = {"label": "enc L0 H0", **{s: 0.0 for s in ("diagonal", "previous", "next", "first", "last", "aligned")},
+           "entropy": math.log(4)}  # what the core reports for the same row, in nats
+    columns = {"head": "head", "group": "group", **{s: s for s in ("diagonal", "previous", "next", "first", "last",
+                                                                    "aligned", "entropy")}}
+    assert stats_frame([row], columns, ["mixed"]).loc[0, "entropy"] == pytest.approx(2.0)
+    for lang in ("ko", "en"):
+        assert t("corpus.stat.entropy", lang) == t("stat.entropy", lang)
+
+
+def test_both_pages_name_head_similarity_one_minus_the_jensen_shannon_distance():
+    import numpy as np
+
+    from explorer.figures import head_stats
+
+    p, q = np.array([[1.0, 0.0]]), np.array([[0.5, 0.5]])
+    m = (p + q) / 2
+    kl = lambda a, b: float(sum(x * np.log2(x / y) for x, y in zip(a[0], b[0], strict=True) if x > 0))  # noqa: E731
+    distance = np.sqrt(0.5 * kl(p, m) + 0.5 * kl(q, m))
+    assert head_stats.similarity_matrix(np.stack([p, q]))[0, 1] == pytest.approx(1 - distance, abs=1e-6)
+    assert "Jensen–Shannon distance" in t("heads.similarity", "en", kind="x")
+    assert "JS distance" in t("corpus.alike_fig", "en")
+    assert "Jensen–Shannon 거리" in t("heads.similarity", "ko", kind="x") and "JS 거리" in t("corpus.alike_fig", "ko")
+
+
+def test_the_english_nav_name_of_heads_is_its_title():
+    assert t("nav.heads", "en") == t("heads.title", "en")
+    assert t("nav.heads", "ko") == t("heads.title", "ko")
+
+
+def test_the_guide_writes_unknown_tokens_as_the_app_does():
+    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    assert "[UNK]" not in guide and "<unk>" in guide
+
+
+def test_step_7_does_not_give_its_quizs_answer_away():
+    """The question asks for one head's Q shape [s, d_k]; the body must not state d_k's value."""
+    for lang in ("ko", "en"):
+        body = t("lesson.scores.body", lang, token="x", d_k=64)
+        assert "64" not in body, body

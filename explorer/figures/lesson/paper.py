@@ -253,9 +253,10 @@ def _shared_weights_step(step: LessonStep, data: LessonData, lang: str) -> StepV
     logits_error = float(np.abs(rebuilt - tr.numpy("logits")).max())
     difference = float(np.abs(embedding - weight).max())
     vocab, d = embedding.shape
-    latex = _lines(rf"\text{{logits}} = h\,E^\top + b,\quad E \in \mathbb{{R}}^{{{vocab}\times {d}}}",
+    b = " + b" if facts.output_bias is not None else ""  # the next-token step writes the same formula
+    latex = _lines(rf"\text{{logits}} = h\,E^\top{b},\quad E \in \mathbb{{R}}^{{{vocab}\times {d}}}",
                    rf"\max\lvert W_{{out}} - E\rvert = {_sci(difference)},\quad "
-                   rf"\max\lvert h E^\top + b - \text{{logits}}\rvert = {_sci(logits_error)}",
+                   rf"\max\lvert h E^\top{b} - \text{{logits}}\rvert = {_sci(logits_error)}",
                    r"\text{embedding: } E[\mathrm{id}]" + (r"\cdot\sqrt{d_{model}}" if data.scale_embedding else ""))
     key = "lesson.shared_weights.body" if facts.tied else "lesson.shared_weights.separate"
     body = t(key, lang, v=vocab, d=d, saved=f"{2 * vocab * d:,}")
