@@ -12,6 +12,7 @@ import pytest
 
 from explorer.i18n import CATALOGS, forms, t
 from explorer.i18n.particles import final_consonant as restated_final
+from explorer.i18n.particles import resolve
 from transformer_core.data.hangul import HANGUL_FIRST, HANGUL_LAST, final_consonant
 
 # value -> how a Korean reader says it (None: no single reading, the two-form particle must stay)
@@ -141,5 +142,6 @@ def test_the_examples_the_issue_names_read_right():
     assert "'cat'을 쓸 때" in t("lesson.q.cross", "ko", token="cat")
     assert "'fish'를 쓸 때" in t("lesson.q.cross", "ko", token="fish")
     assert "'</s>'을(를) 쓸 때" in t("lesson.q.cross", "ko", token="</s>")  # no single reading: both forms
-    assert "√16으로" in t("lesson.scores.body", "ko", token="x", d_k=16)
-    assert "√8로" in t("lesson.scores.body", "ko", token="x", d_k=8)  # 팔: ㄹ takes 로
+    assert resolve("√{d}(으)로", {"d": 16}) == "√{d}으로"
+    assert resolve("√{d}(으)로", {"d": 8}) == "√{d}로"  # 팔: ㄹ takes 로
+    assert resolve("{w}(으)로", {"w": "school"}) == "{w}로" and resolve("{w}(으)로", {"w": "book"}) == "{w}으로"
