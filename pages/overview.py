@@ -50,6 +50,13 @@ if view is not None:
     st.caption(tr("overview.params", n=f"{core.model_parameters(view.loaded.model):,}",
                   base=f"{core.PAPER_PARAMETERS['base'] // 1_000_000}",
                   big=f"{core.PAPER_PARAMETERS['big'] // 1_000_000}"))
+    if getattr(cfg, "positional", "") == "sinusoidal" and not cfg.type_vocab_size:  # the paper's kind: base beside it
+        paper = core.parameter_count(core.TransformerConfig())  # the formula, not a 63 M-parameter model
+        gap = core.PAPER_PARAMETERS["base"] - paper
+        per_token = core.TransformerConfig().d_model + 1  # one more vocabulary token: an embedding row and a bias
+        st.caption(tr("overview.params_paper", d=cfg.d_model, h=cfg.n_heads, dff=cfg.d_ff,
+                      layers=f"{cfg.n_encoder_layers}+{cfg.n_decoder_layers}", vocab=f"{cfg.src_vocab_size:,}",
+                      paper=f"{paper:,}", gap=f"{gap:,}", rows=f"{gap // per_token:,}"))
     if view.loaded.description:
         with st.expander(tr("overview.description")):
             st.text(view.loaded.description)

@@ -166,3 +166,52 @@ def test_step_7_does_not_give_its_quizs_answer_away():
     for lang in ("ko", "en"):
         body = t("lesson.scores.body", lang, token="x", d_k=64)
         assert "64" not in body, body
+
+
+def test_paper_bases_count_is_the_formula_and_the_text_quotes_it():
+    """The paper's base model (Table 3: d_model 512, h 8, N 6, d_ff 2048; a shared vocabulary of 37,000),
+    counted by hand: per encoder layer two sublayers, per decoder layer three, a LayerNorm each."""
+    from transformer_core.models.config import parameter_count
+
+    d, d_ff, n_layers, vocab = 512, 2048, 6, 37_000
+    attention = 4 * (d * d + d)  # W_Q, W_K, W_V, W_O with biases
+    ffn = d * d_ff + d_ff + d_ff * d + d
+    layer_norm = 2 * d  # γ and β
+    encoder = n_layers * (attention + ffn + 2 * layer_norm)
+    decoder = n_layers * (2 * attention + ffn + 3 * layer_norm)
+    embedding = vocab * d  # shared by both embeddings and the output layer (section 3.4)
+    output_bias = vocab
+    by_hand = embedding + encoder + decoder + output_bias
+    assert by_hand == 63_119_496
+    assert parameter_count(core.TransformerConfig()) == by_hand
+    assert core.model_parameters(core.Transformer(core.TransformerConfig())) == by_hand
+    assert core.PAPER_PARAMETERS["base"] == 65_000_000  # Table 3 as printed
+    for name in ("ko-en-toy", "reverse"):  # the formula holds for the bundled models (pre-LN's final norms too)
+        assert parameter_count(loaded(name).config) == core.model_parameters(loaded(name).model), name
+    shown = t("overview.params_paper", "en", d=256, h=4, dff=768, layers="2+2", vocab="5,692",
+              paper=f"{by_hand:,}", gap=f"{65_000_000 - by_hand:,}", rows=f"{(65_000_000 - by_hand) // (d + 1):,}")
+    assert "63,119,496" in shown and "1,880,504 fewer than Table 3's 65 M" in shown and "3,665" in shown
+    assert "63.1 M" in term("parameter").en_def and "6310만" in term("parameter").ko_def
+
+
+def test_table_1_has_its_four_rows_with_restricted_self_attention():
+    from explorer.figures.lesson.paper import table1
+
+    n, d, r = 12, 256, 4
+    table = table1(n, d, "en", r=r)
+    assert len(table) == 4
+    restricted = table.iloc[3]
+    assert "restricted" in restricted.iloc[0] and restricted.iloc[1] == "O(r·n·d)"
+    assert restricted.iloc[2] == f"{r * n * d:,}" and restricted.iloc[4] == "O(n/r)" and restricted.iloc[5] == 3
+
+
+def test_the_lesson_quotes_the_papers_results_and_optimizer():
+    body = t("lesson.full_picture.body", "en", n=48)
+    for fact in ("27.3", "28.4", "38.1", "41.8", "100,000 steps", "12 hours", "8 P100"):
+        assert fact in body, fact
+    training = t("lesson.training.body", "en", n=9, ce="1", smooth="2")
+    for fact in ("β₁ = 0.9", "β₂ = 0.98", "ε = 10⁻⁹", "hurts perplexity", "big English→German model used 0.3"):
+        assert fact in training, fact
+    ko_training = t("lesson.training.body", "ko", n=9, ce="1", smooth="2")
+    for fact in ("β₁ = 0.9", "β₂ = 0.98", "ε = 10⁻⁹", "퍼플렉시티", "0.3"):
+        assert fact in ko_training, fact

@@ -28,6 +28,7 @@ P_DROP = 0.1
 BEAM_WIDTH = 4
 ALPHA = 0.6
 CONV_KERNEL = 3  # k of Table 1's convolutional row, for the numbers only
+RESTRICTED_R = 4  # r of Table 1's restricted self-attention row (the neighbourhood size), for the numbers only
 
 _COLORS = ("#1a73e8", "#d93025", "#188038", "#9334e6")
 
@@ -69,13 +70,15 @@ def _line_figure(series: Sequence[tuple[str, np.ndarray, np.ndarray, str]], *, t
 # ------------------------------------------------------------------------------------------------
 # Why self-attention (section 4, Table 1)
 
-def table1(n: int, d: int, lang: str, k: int = CONV_KERNEL) -> pd.DataFrame:
-    """Table 1 of the paper with this sentence's n and the model's d filled in."""
+def table1(n: int, d: int, lang: str, k: int = CONV_KERNEL, r: int = RESTRICTED_R) -> pd.DataFrame:
+    """Table 1 of the paper (its four rows) with this sentence's n and the model's d filled in."""
     rows = [
         (t("lesson.why_attention.self", lang), "O(n²·d)", n * n * d, "O(1)", "O(1)", 1),
         (t("lesson.why_attention.rnn", lang), "O(n·d²)", n * d * d, "O(n)", "O(n)", n),
         (t("lesson.why_attention.conv", lang), "O(k·n·d²)", k * n * d * d, "O(1)", "O(logₖ n)",
          max(1, math.ceil(math.log(max(n, 2), k)))),
+        (t("lesson.why_attention.restricted", lang, r=r), "O(r·n·d)", r * n * d, "O(1)", "O(n/r)",
+         max(1, math.ceil(n / r))),
     ]
     columns = [t(f"lesson.why_attention.col_{c}", lang) for c in ("layer", "cost", "ops", "sequential", "path",
                                                                   "path_n")]
