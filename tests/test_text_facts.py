@@ -215,3 +215,33 @@ def test_the_lesson_quotes_the_papers_results_and_optimizer():
     ko_training = t("lesson.training.body", "ko", n=9, ce="1", smooth="2")
     for fact in ("β₁ = 0.9", "β₂ = 0.98", "ε = 10⁻⁹", "퍼플렉시티", "0.3"):
         assert fact in ko_training, fact
+
+
+def test_the_english_text_keeps_one_spelling_british():
+    import re
+
+    from explorer.i18n import CATALOGS, forms
+
+    american = re.compile(r"tokeniz|normaliz|\bcolor|behavior|neighbor|\bfavor|analyz|summariz|\bcenter\b|"
+                          r"initializ|recogniz|\bgray\b", re.IGNORECASE)
+    texts = [text for entry in CATALOGS["en"].values() for text in forms(entry)]
+    texts += [x.en for x in TERMS] + [x.en_def for x in TERMS]
+    found = sorted({m.group(0) for text in texts for m in american.finditer(text)})
+    assert not found, found
+    assert any("colour" in text for text in texts) and any("behaviour" in text for text in texts)
+
+
+def test_student_text_tells_no_history_of_the_project():
+    from explorer.i18n import CATALOGS, forms
+
+    for lang, words in (("en", ("the old ", "used to know", "previous version")), ("ko", ("예전 어휘", "이전 버전"))):
+        for key, entry in CATALOGS[lang].items():
+            for text in forms(entry):
+                assert not any(word in text for word in words), (lang, key)
+
+
+def test_english_counts_that_can_be_one_have_a_singular_form():
+    assert t("vocab.unknown_notice", "en", n=1, total=5).startswith("1 of 5 words is unknown")
+    assert t("vocab.unknown_notice", "en", n=2, total=5).startswith("2 of 5 words are unknown")
+    assert "|Y| = 1 token," in t("lesson.decoding.body", "en", n=1, logp="-1", score="-1")
+    assert "over 1 position is" in t("lesson.training.body", "en", n=1, ce="1", smooth="2")
