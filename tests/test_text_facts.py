@@ -245,3 +245,18 @@ def test_english_counts_that_can_be_one_have_a_singular_form():
     assert t("vocab.unknown_notice", "en", n=2, total=5).startswith("2 of 5 words are unknown")
     assert "|Y| = 1 token," in t("lesson.decoding.body", "en", n=1, logp="-1", score="-1")
     assert "over 1 position is" in t("lesson.training.body", "en", n=1, ce="1", smooth="2")
+
+
+@pytest.mark.parametrize(("model", "text"), [("ko-en-toy", "고양이가 생선을 먹었다."), ("reverse", "hello")])
+def test_steps_18_and_19_write_the_logits_formula_alike(model: str, text: str):
+    """Both steps say '+ b' exactly when the model has an output bias (both bundled models do)."""
+    from explorer.figures import lesson
+
+    loaded_model = loaded(model)
+    data = lesson.LessonData.from_view(core.trace_text(loaded_model, text), loaded_model, text)
+    steps = {s.id: s for s in lesson.lesson_steps()}
+    next_token = lesson.build_step(steps["next_token"], data, "en").latex
+    shared = lesson.build_step(steps["shared_weights"], data, "en").latex
+    has_bias = getattr(loaded_model.model.lm_head, "bias", None) is not None
+    assert has_bias  # the bundled models keep lm_head's bias
+    assert ("W^\\top + b" in next_token) is has_bias and ("E^\\top + b" in shared) is has_bias, (next_token, shared)
