@@ -2,8 +2,10 @@
 
 `t(key, lang, **values)` returns the string for 'ko' or 'en' with `{placeholders}` filled in. A value
 that depends on a count is an object of plural forms ({"one": …, "other": …}), chosen by `n`
-(Korean needs none). Strings may use Markdown (pages render them with st.markdown/st.caption);
-user text is never put into them — pages show user text with st.text / st.code / st.dataframe.
+(Korean needs none). A Korean particle after a placeholder is written in its two forms (`{d}을(를)`) and `t`
+picks the one the value is read with (explorer/i18n/particles.py). Strings may use Markdown (pages render
+them with st.markdown/st.caption); user text is never put into them — pages show user text with st.text /
+st.code / st.dataframe.
 Add a key to BOTH catalogs (kept sorted, one key per line: `python -m explorer.i18n --sort`).
 """
 
