@@ -85,7 +85,8 @@ def _english_final(word: str) -> int:
 
 def reading_final(value: str) -> int | None:
     """The final consonant of how `value` is read aloud (0 = ends in a vowel), or None when it cannot tell."""
-    text = value.strip().rstrip(")]}").strip()
+    # trailing punctuation is not read ('먹었다.' is read 먹었다), nor Markdown escapes ('cat\\.')
+    text = re.sub(r"[\\.,!?;:…\s]+$", "", value.strip().rstrip(")]}"))
     if not text:
         return None
     if text.endswith("%"):
