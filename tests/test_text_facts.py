@@ -260,3 +260,10 @@ def test_steps_18_and_19_write_the_logits_formula_alike(model: str, text: str):
     has_bias = getattr(loaded_model.model.lm_head, "bias", None) is not None
     assert has_bias  # the bundled models keep lm_head's bias
     assert ("W^\\top + b" in next_token) is has_bias and ("E^\\top + b" in shared) is has_bias, (next_token, shared)
+
+
+def test_the_english_glossary_holds_no_korean_beyond_each_terms_korean_word():
+    import re
+
+    for term_ in TERMS:
+        assert not re.search(r"[\uac00-\ud7a3]", term_.en + term_.en_def), term_.en
