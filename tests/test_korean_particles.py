@@ -145,3 +145,10 @@ def test_the_examples_the_issue_names_read_right():
     assert resolve("√{d}(으)로", {"d": 16}) == "√{d}으로"
     assert resolve("√{d}(으)로", {"d": 8}) == "√{d}로"  # 팔: ㄹ takes 로
     assert resolve("{w}(으)로", {"w": "school"}) == "{w}로" and resolve("{w}(으)로", {"w": "book"}) == "{w}으로"
+
+
+def test_no_two_form_particle_hangs_on_a_parenthesis():
+    """'위치 3 ('cat')은(는)': the particle belongs to the word before the parenthesis, which t() cannot see."""
+    hanging = [key for key, entry in CATALOGS["ko"].items() for text in forms(entry)
+               if re.search(r"\)(을\(를\)|은\(는\)|이\(가\)|와\(과\)|\(으\)로)", text)]
+    assert not hanging, hanging
