@@ -268,3 +268,17 @@ def test_the_english_glossary_holds_no_korean_beyond_each_terms_korean_word():
 
     for term_ in TERMS:
         assert not re.search(r"[\uac00-\ud7a3]", term_.en + term_.en_def), term_.en
+
+
+def test_the_glossarys_own_definitions_use_the_glossarys_words():
+    from explorer.glossary import VARIANTS
+
+    found = []
+    for term_ in TERMS:
+        if term_.en == "unknown token":  # its definition names BERT's own spelling, [UNK], on purpose
+            continue
+        for lang, wrong, right in VARIANTS:
+            text = term_.ko + " " + term_.ko_def if lang == "ko" else term_.en + " " + term_.en_def
+            if wrong in text:
+                found.append(f"{term_.en}: '{wrong}' -> '{right}'")
+    assert not found, found
