@@ -59,6 +59,22 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
     ("ko", "모양(shape)", "모양"),
     ("en", "[BOS]", "<s>"),
     ("en", "[UNK]", "<unk>"),
+    # the second teacher's read (issue 30): one word per concept, 합니다체 throughout
+    ("ko", "정확히 일치", "완전 일치율"),
+    ("ko", "역대각", "반대 대각선"),
+    ("ko", "기울기", "그래디언트"),
+    ("ko", "합쇼체", "하십시오체"),
+    ("ko", "문체", "높임 등급"),
+    ("ko", "행동", "패턴"),
+    ("ko", "디코더 셀프(마스크)", "마스크드 셀프 어텐션"),
+    ("ko", "셀프 어텐션 (마스크)", "마스크드 셀프 어텐션"),
+    ("ko", "젠슨", "Jensen–Shannon"),
+    ("ko", "3장", "3절"),
+    ("ko", "4장", "4절"),
+    ("ko", "세요", "십시오 (합니다체)"),
+    ("ko", "까요?", "ㅂ니까? (합니다체)"),
+    ("ko", "네요", "습니다 (합니다체)"),
+    ("en", "Jensen-Shannon divergence", "Jensen–Shannon distance"),
 )
 
 
@@ -69,7 +85,7 @@ def url_of(page: str) -> str:
 
 NAV_KEYS = {"": "nav.overview", "tokens": "nav.tokens", "embeddings": "nav.embeddings", "encoder": "nav.encoder",
             "decoder": "nav.decoder", "heads": "nav.heads", "train": "nav.train", "experiments": "nav.experiments",
-            "history": "nav.history", "lesson": "nav.lesson"}
+            "history": "nav.history", "lesson": "nav.lesson", "explain": "nav.explain", "corpus": "nav.corpus"}
 
 
 def matches(term: Term, query: str) -> bool:

@@ -63,6 +63,13 @@ if view is not None:
     st.caption(tr("overview.params", n=f"{core.model_parameters(view.loaded.model):,}",
                   base=f"{core.PAPER_PARAMETERS['base'] // 1_000_000}",
                   big=f"{core.PAPER_PARAMETERS['big'] // 1_000_000}"))
+    if getattr(cfg, "positional", "") == "sinusoidal" and not cfg.type_vocab_size:  # the paper's kind: base beside it
+        paper = core.parameter_count(core.TransformerConfig())  # the formula, not a 63 M-parameter model
+        gap = core.PAPER_PARAMETERS["base"] - paper
+        per_token = core.TransformerConfig().d_model + 1  # one more vocabulary token: an embedding row and a bias
+        st.caption(tr("overview.params_paper", d=cfg.d_model, h=cfg.n_heads, dff=cfg.d_ff,
+                      layers=f"{cfg.n_encoder_layers}+{cfg.n_decoder_layers}", vocab=f"{cfg.src_vocab_size:,}",
+                      paper=f"{paper:,}", gap=f"{gap:,}", rows=f"{gap // per_token:,}"))
     if view.loaded.description:
         with st.expander(tr("overview.description")):
             st.text(view.loaded.description)
@@ -90,6 +97,9 @@ if view is not None:
     # what this model adds to a token's embedding: BERT learns positions and does not scale by √d_model
     embed_key = "overview.box_embed_learned" if cfg.positional == "learned" else \
         "overview.box_embed" if cfg.scale_embedding else "overview.box_embed_unscaled"
+    # the layer boxes say the model's own order: post-LN (the paper) or pre-LN with a final LayerNorm
+    layers_suffix = "_pre" if getattr(cfg, "norm_first", False) else ""
+    final_norm = " " + tr("overview.final_norm") if getattr(cfg, "final_norm", False) else ""
     with enc_col:
         st.markdown(f"#### {tr('overview.encoder')}")
         box(tr("overview.box_tokens"), [(SRC_IDS, shapes[SRC_IDS])], "pages/tokens.py", "nav.tokens",
@@ -99,7 +109,7 @@ if view is not None:
                                        (SRC_INPUT, shapes[SRC_INPUT])],
             "pages/embeddings.py", "nav.embeddings", "box_src_embed")
         arrow()
-        box(tr("overview.box_encoder_layers", n=layout.encoder_layers),
+        box(tr(f"overview.box_encoder_layers{layers_suffix}", n=layout.encoder_layers) + final_norm,
             [(tr("overview.qkv"), shapes[layout.attention_name(AttentionKind.ENCODER_SELF, 0, "q")]),
              (tr("overview.attn"), shapes[layout.attention_name(AttentionKind.ENCODER_SELF, 0)]),
              (tr("overview.ffn"), shapes[layout.name("encoder", 0, "ffn.hidden")])],
@@ -116,7 +126,7 @@ if view is not None:
             box(tr(embed_key), [(TGT_EMBED, shapes[TGT_EMBED]), (TGT_INPUT, shapes[TGT_INPUT])],
                 "pages/embeddings.py", "nav.embeddings", "box_tgt_embed")
             arrow()
-            box(tr("overview.box_decoder_layers", n=layout.decoder_layers),
+            box(tr(f"overview.box_decoder_layers{layers_suffix}", n=layout.decoder_layers) + final_norm,
                 [(tr("overview.attn"), shapes[layout.attention_name(AttentionKind.DECODER_SELF, 0)]),
                  (tr("overview.causal"), shapes[CAUSAL_MASK]),
                  (tr("overview.cross"), shapes[layout.attention_name(AttentionKind.CROSS, 0)]),

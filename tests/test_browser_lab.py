@@ -85,7 +85,7 @@ def test_the_speech_level_classifier_trains_and_shows_its_cls_row_per_layer_on_a
             tab.get_by_text("학습을 마쳤습니다").wait_for(timeout=240_000)
             wait_drawn(tab, expected_heatmaps=2, timeout=60)  # the [CLS] rows + one head's map
             assert tab.locator(EXCEPTION).count() == 0
-            assert tab.get_by_text("300단계의 출력:").count() == 1
+            assert tab.get_by_text("300스텝의 출력:").count() == 1
             for width, path in CLASSIFIER_SHOTS.items():
                 tab.set_viewport_size({"width": width, "height": 2600 if width > 400 else 4200})
                 time.sleep(1.0)  # plotly relayouts to the new size

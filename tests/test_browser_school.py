@@ -145,7 +145,7 @@ def drive_the_school(tab, base: str, other_server: str, lab_models: Path, contex
     assert tab.get_by_text("작업 대기열(Redis)의 작업자들이 학습합니다").count() == 1
     tab.get_by_role("button", name="학습 시작").click()
     clicked = time.monotonic()
-    tab.get_by_text(re.compile(r"(작업자를 기다리는 중|학습을 준비하는 중|단계 · 경과)")).first.wait_for(timeout=10_000)
+    tab.get_by_text(re.compile(r"(작업자를 기다리는 중|학습을 준비하는 중|스텝 · 경과)")).first.wait_for(timeout=10_000)
     first_word = time.monotonic() - clicked
     assert first_word < 5, f"the page said nothing for {first_word:.1f} s after Start"
     said = watch_until_finished(tab)
@@ -170,12 +170,12 @@ def drive_the_school(tab, base: str, other_server: str, lab_models: Path, contex
     stop_tab = context.new_page()
     stop_tab.goto(page_url(base, "train", lang="한국어", task="copy", preset="tiny", budget=BUDGET, seed=1))
     stop_tab.get_by_role("button", name="학습 시작").click()
-    stop_tab.get_by_text(re.compile(r"[1-9]\d* / \d+단계 · 경과")).first.wait_for(timeout=120_000)
+    stop_tab.get_by_text(re.compile(r"[1-9]\d* / \d+스텝 · 경과")).first.wait_for(timeout=120_000)
     stop_tab.get_by_role("button", name="중지").click()
-    stop_tab.get_by_text(re.compile(r"\d+단계에서 중지했습니다")).wait_for(timeout=60_000)
+    stop_tab.get_by_text(re.compile(r"\d+스텝에서 중지했습니다")).wait_for(timeout=60_000)
     time.sleep(1.5)  # a poll later: still exactly one message
-    assert stop_tab.get_by_text(re.compile(r"\d+단계에서 중지했습니다")).count() == 1
+    assert stop_tab.get_by_text(re.compile(r"\d+스텝에서 중지했습니다")).count() == 1
     assert stop_tab.get_by_text("학습을 마쳤습니다").count() == 0
-    step = re.search(r"(\d+)단계에서 중지했습니다", stop_tab.inner_text("body")).group(1)
+    step = re.search(r"(\d+)스텝에서 중지했습니다", stop_tab.inner_text("body")).group(1)
     assert (lab_models / "_unfinished" / f"lab-copy-tiny-30s-seed1-stopped-step{step}").is_dir()
     assert stop_tab.locator(EXCEPTION).count() == 0

@@ -111,6 +111,9 @@ def test_js_divergence_bounds_and_similarity_matrix():
     assert hs.js_divergence(p[None], q[None]) == pytest.approx(expected)
     with pytest.raises(ValueError):
         hs.js_divergence(identity(2), identity(3))
+    # the JS distance is the square root of the divergence, row by row (as /corpus measures its profiles)
+    rows = np.array([[1.0, 0.0], [0.5, 0.5]]), np.array([[0.5, 0.5], [0.5, 0.5]])
+    assert hs.js_distance(*rows) == pytest.approx((math.sqrt(expected) + 0.0) / 2)
     sim = hs.similarity_matrix(np.stack([identity(3), identity(3), anti(3)]))
     assert sim.shape == (3, 3)
     np.testing.assert_allclose(np.diag(sim), 1.0)
@@ -141,7 +144,7 @@ def test_similarity_matrix_matches_pairwise_js_and_stays_fast_on_long_inputs():
     sim = hs.similarity_matrix(maps)
     for i in range(6):
         for j in range(6):
-            assert sim[i, j] == pytest.approx(1.0 - hs.js_divergence(maps[i], maps[j]), abs=1e-5)
+            assert sim[i, j] == pytest.approx(1.0 - hs.js_distance(maps[i], maps[j]), abs=1e-5)
     long = rng.random((48, 300, 300)).astype(np.float32)
     long /= long.sum(axis=-1, keepdims=True)
     start = time.perf_counter()
@@ -151,9 +154,9 @@ def test_similarity_matrix_matches_pairwise_js_and_stays_fast_on_long_inputs():
 
 
 def exact_similarity(maps: np.ndarray) -> np.ndarray:
-    """1 - JS divergence of every pair, computed pair by pair on the maps as given (no shortcut)."""
+    """1 - JS distance of every pair, computed pair by pair on the maps as given (no shortcut)."""
     n = len(maps)
-    return np.array([[1.0 - hs.js_divergence(maps[i], maps[j]) for j in range(n)] for i in range(n)])
+    return np.array([[1.0 - hs.js_distance(maps[i], maps[j]) for j in range(n)] for i in range(n)])
 
 
 def test_long_input_shortcut_equals_the_exact_similarity_where_blocks_are_uniform():

@@ -16,12 +16,12 @@ from transformer_core.io.loading import (
     list_models,
     load,
 )
-from transformer_core.models.config import PAPER_PARAMETERS, TransformerConfig, model_parameters
+from transformer_core.models.config import PAPER_PARAMETERS, TransformerConfig, model_parameters, parameter_count
 from transformer_core.models.transformer import Transformer
 from transformer_core.tracing.trace import Trace
 
 __all__ = [
     "DEFAULT_MODEL", "PAPER_PARAMETERS", "DecodingSettings", "GenerationResult", "LoadedModel", "ModelInfo",
     "ModelUnavailableError", "TextTrace", "Trace", "Transformer", "TransformerConfig", "generate", "list_models",
-    "load", "model_parameters", "trace_text",
+    "load", "model_parameters", "parameter_count", "trace_text",
 ]

@@ -61,6 +61,8 @@ def stats_frame(rows: Sequence[dict], columns: dict[str, str], groups: Sequence[
         record = {columns["head"]: row["label"], columns["group"]: group}
         for stat in ("diagonal", "previous", "next", "first", "last", "aligned", "entropy"):
             value = row[stat]
+            if value is not None and stat == "entropy":  # the core counts nats; the app shows bits on every page
+                value = float(value) / math.log(2)
             record[columns[stat]] = None if value is None else round(float(value), 3)
         records.append(record)
     return pd.DataFrame.from_records(records)

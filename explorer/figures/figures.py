@@ -322,7 +322,7 @@ def top_k_bar(tokens: Sequence[str], probs: Sequence[float], chosen: str, *, tit
 # Heads overview
 
 def similarity_heatmap(sim: np.ndarray, head_labels: Sequence[str], *, title: str, lang: str) -> go.Figure:
-    """[N, N] head-similarity (1 − Jensen-Shannon divergence) as one heatmap."""
+    """[N, N] head-similarity (1 − Jensen–Shannon distance) as one heatmap."""
     labels = list(head_labels)
     similarity = t("fig.similarity", lang)
     trace = {"type": "heatmap", "z": np.asarray(sim, dtype=np.float32), "x": labels, "y": labels,

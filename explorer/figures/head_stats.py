@@ -82,25 +82,37 @@ def drop_and_renormalise(weights: np.ndarray, keep_queries: np.ndarray, keep_key
     return np.divide(a, totals, out=np.zeros_like(a), where=totals > _EPS).astype(np.float32)
 
 
-def js_divergence(p: np.ndarray, q: np.ndarray) -> float:
-    """Mean over rows of the Jensen-Shannon divergence (bits, in [0, 1]) between two weight matrices.
-
-    Rows where either matrix has no distribution are skipped.
-    """
+def _row_js(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, bool]:
+    """Per-row Jensen-Shannon divergence (bits, in [0, 1]) of the rows where both matrices hold a distribution."""
     p = np.asarray(p, dtype=np.float64)
     q = np.asarray(q, dtype=np.float64)
     if p.shape != q.shape:
         raise ValueError(f"shapes differ: {p.shape} vs {q.shape}")
     valid = valid_rows(p) & valid_rows(q)
     if not valid.any():
-        return float("nan")
+        return np.zeros(0), False
     p, q = p[valid], q[valid]
     m = 0.5 * (p + q)
 
     def kl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         return np.where(x > 0, x * np.log2(np.clip(x, _EPS, None) / np.clip(y, _EPS, None)), 0.0).sum(axis=-1)
 
-    return float(np.clip(0.5 * kl(p, m) + 0.5 * kl(q, m), 0.0, 1.0).mean())
+    return np.clip(0.5 * kl(p, m) + 0.5 * kl(q, m), 0.0, 1.0), True
+
+
+def js_divergence(p: np.ndarray, q: np.ndarray) -> float:
+    """Mean over rows of the Jensen-Shannon divergence (bits, in [0, 1]) between two weight matrices.
+
+    Rows where either matrix has no distribution are skipped.
+    """
+    js, any_valid = _row_js(p, q)
+    return float(js.mean()) if any_valid else float("nan")
+
+
+def js_distance(p: np.ndarray, q: np.ndarray) -> float:
+    """Mean over rows of the Jensen-Shannon distance √JS (log base 2, in [0, 1]): the measure /corpus uses too."""
+    js, any_valid = _row_js(p, q)
+    return float(np.sqrt(js).mean()) if any_valid else float("nan")
 
 
 SIMILARITY_MAX_SIDE = 64  # longer sequences are compared on block-averaged maps (rows renormalised)
@@ -119,7 +131,8 @@ def _coarsen(maps: np.ndarray, max_side: int) -> np.ndarray:
 
 
 def similarity_matrix(maps: np.ndarray) -> np.ndarray:
-    """[N, Tq, Tk] heads -> [N, N] similarity 1 - JS divergence (mean over query rows; 1 = identical).
+    """[N, Tq, Tk] heads -> [N, N] similarity 1 - JS distance (√ of the JS divergence, log base 2, mean over query
+    rows; 1 = identical): the measure and the name /corpus uses for its profiles.
 
     Vectorised one head against all others; maps longer than SIMILARITY_MAX_SIDE are compared on
     block-averaged copies so a 512-token paragraph stays interactive.
@@ -135,7 +148,7 @@ def similarity_matrix(maps: np.ndarray) -> np.ndarray:
         log_m = np.log2(np.clip(m, _EPS, None))
         kl_p = np.where(p > 0, p * (logs[i][None] - log_m), 0.0).sum(axis=-1)
         kl_q = np.where(q > 0, q * (logs[i + 1:] - log_m), 0.0).sum(axis=-1)
-        js = np.clip(0.5 * (kl_p + kl_q), 0.0, 1.0)  # [N-i-1, Tq]
+        js = np.sqrt(np.clip(0.5 * (kl_p + kl_q), 0.0, 1.0))  # [N-i-1, Tq]: JS distance per row
         both = valid[i][None] & valid[i + 1:]
         mean = np.where(both.any(axis=-1), (js * both).sum(axis=-1) / np.maximum(both.sum(axis=-1), 1), np.nan)
         sim[i, i + 1:] = sim[i + 1:, i] = 1.0 - mean

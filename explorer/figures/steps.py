@@ -154,7 +154,9 @@ def _norm_step(trace, stack: str, layer: int, sub: int, inner: str, i: int, info
                        rf"\sigma_{{{i}}} = {_num(sigma)}",
                        rf"\frac{{(x+{inner}(x))_{{{i}}} - \mu_{{{i}}}}}{{\sigma_{{{i}}}}}\,\gamma + \beta = "
                        rf"{_vec(norm)}")
-    return Step(key, shape_str(trace[add_name].shape), latex, (add_name, norm_name))
+    # the title names what a pre-LN layer really does (x + Sublayer(LN(x))), not the paper's Add & Norm
+    return Step(key + "_pre" if info.norm_first else key, shape_str(trace[add_name].shape), latex,
+                (add_name, norm_name))
 
 
 def encoder_chain(trace, layer: int, head: int, query: int, key: int, info: LayerInfo) -> list[Step]:

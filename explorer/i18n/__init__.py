@@ -2,8 +2,10 @@
 
 `t(key, lang, **values)` returns the string for 'ko' or 'en' with `{placeholders}` filled in. A value
 that depends on a count is an object of plural forms ({"one": …, "other": …}), chosen by `n`
-(Korean needs none). Strings may use Markdown (pages render them with st.markdown/st.caption);
-user text is never put into them — pages show user text with st.text / st.code / st.dataframe.
+(Korean needs none). A Korean particle after a placeholder is written in its two forms (`{d}을(를)`) and `t`
+picks the one the value is read with (explorer/i18n/particles.py). Strings may use Markdown (pages render
+them with st.markdown/st.caption); user text is never put into them — pages show user text with st.text /
+st.code / st.dataframe.
 Add a key to BOTH catalogs (kept sorted, one key per line: `python -m explorer.i18n --sort`).
 """
 
@@ -13,6 +15,8 @@ import json
 import string
 from pathlib import Path
 from types import MappingProxyType
+
+from explorer.i18n.particles import resolve as resolve_particles
 
 DEFAULT_LANG = "ko"
 LANGUAGES = ("ko", "en")
@@ -47,10 +51,15 @@ def _choose(entry: Entry, values: dict) -> str:
 
 
 def t(key: str, lang: str = DEFAULT_LANG, **values) -> str:
-    """The string `key` in `lang` ('ko' or 'en'), with `{placeholders}` filled from `values`."""
+    """The string `key` in `lang` ('ko' or 'en'), with `{placeholders}` filled from `values`. In Korean a
+    two-form particle right after a placeholder (`{d}을(를)`) becomes the form the value is read with."""
     catalog = CATALOGS["en" if lang == "en" else "ko"]
     text = _choose(catalog[key], values)
-    return text.format(**values) if values else text
+    if not values:
+        return text
+    if lang != "en":
+        text = resolve_particles(text, values)
+    return text.format(**values)
 
 
 # key -> (Korean, English) for readers that want both side by side (plural entries: their 'other' form).

@@ -15,6 +15,28 @@ def model_parameters(model) -> int:
     return sum(p.numel() for p in {id(p): p for p in model.parameters()}.values())
 
 
+def parameter_count(config: TransformerConfig) -> int:
+    """Parameters of `Transformer(config)` counted from the formula, without building it (the paper-base
+    count the overview quotes would otherwise allocate 63 M floats): per layer 4 projections d×d + d per
+    attention, the FFN's d×d_ff + d_ff + d_ff×d + d, 2·d per LayerNorm; the embedding (V×d) once when shared,
+    the output bias V. Only the paper's kind of model (sinusoidal positions, no token types, no embedding
+    LayerNorm); anything else raises ValueError."""
+    if config.positional != "sinusoidal" or config.type_vocab_size or config.embed_norm:
+        raise ValueError("parameter_count covers sinusoidal models without token types or embedding LayerNorm")
+    d, d_ff = config.d_model, config.d_ff
+    attention, ffn, norm = 4 * (d * d + d), 2 * d * d_ff + d_ff + d, 2 * d
+    encoder = config.n_encoder_layers * (attention + ffn + 2 * norm) + (norm if config.final_norm else 0)
+    decoder = config.n_decoder_layers * (2 * attention + ffn + 3 * norm) + \
+        (norm if config.final_norm and config.n_decoder_layers else 0)
+    embeddings = config.src_vocab_size * d
+    if config.n_decoder_layers:
+        output = config.tgt_vocab_size  # lm_head's bias; its weight is the shared embedding
+        if not config.share_embeddings:
+            output += 2 * config.tgt_vocab_size * d  # a target embedding and an output matrix of their own
+        embeddings += output
+    return embeddings + encoder + decoder
+
+
 @dataclass(frozen=True)
 class TransformerConfig:
     """Hyper-parameters of the encoder-decoder (or encoder-only) Transformer.

@@ -73,7 +73,8 @@ def _next_token_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     tokens, probs, chosen = next_token_candidates(data, row, k=5)
     fig = figures.top_k_bar(tokens, probs, chosen, title=t("lesson.next_token.fig", lang, t=row), lang=lang)
     vocab = int(data.trace[LOGITS].shape[-1])
-    latex = (rf"P(y_{{{row + 1}}} \mid y_{{\le {row}}}, x) = \text{{softmax}}(h_{{{row}}} W^\top),\quad "
+    bias = " + b" if data.facts.output_bias is not None else ""  # the same formula as the shared-weights step
+    latex = (rf"P(y_{{{row + 1}}} \mid y_{{\le {row}}}, x) = \text{{softmax}}(h_{{{row}}} W^\top{bias}),\quad "
              rf"W \in \mathbb{{R}}^{{{vocab}\times {data.info.d_model}}},\quad \max P = {probs[0]:.3f}")
     return StepView(
         step, step_title(step, lang), step_body(step, lang, v=vocab) + ("\n\n" + t("lesson.next_token.shared", lang)

@@ -180,7 +180,7 @@ def _multihead_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
 def _addnorm_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     i = focus_query(data)
     prefix = partial(layer_name, "encoder", FOCUS_LAYER)
-    latex = chain_step(_chain(data, i, 0), "step.addnorm1").latex
+    latex = chain_step(_chain(data, i, 0), "step.addnorm1_pre" if data.info.norm_first else "step.addnorm1").latex
     trace = data.trace
     if data.info.norm_first:  # pre-LN: the norm comes first, the sum is the sublayer's output
         panels = [("x", trace.numpy(prefix("in"))), ("LayerNorm(x)", trace.numpy(prefix("norm1"))),

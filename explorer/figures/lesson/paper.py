@@ -39,6 +39,7 @@ P_DROP = 0.1
 BEAM_WIDTH = 4
 ALPHA = 0.6
 CONV_KERNEL = 3  # k of Table 1's convolutional row, for the numbers only
+RESTRICTED_R = 4  # r of Table 1's restricted self-attention row (the neighbourhood size), for the numbers only
 
 _COLORS = ("#1a73e8", "#d93025", "#188038", "#9334e6")
 
@@ -80,13 +81,15 @@ def _line_figure(series: Sequence[tuple[str, np.ndarray, np.ndarray, str]], *, t
 # ------------------------------------------------------------------------------------------------
 # Why self-attention (section 4, Table 1)
 
-def table1(n: int, d: int, lang: str, k: int = CONV_KERNEL) -> pd.DataFrame:
-    """Table 1 of the paper with this sentence's n and the model's d filled in."""
+def table1(n: int, d: int, lang: str, k: int = CONV_KERNEL, r: int = RESTRICTED_R) -> pd.DataFrame:
+    """Table 1 of the paper (its four rows) with this sentence's n and the model's d filled in."""
     rows = [
         (t("lesson.why_attention.self", lang), "O(n²·d)", n * n * d, "O(1)", "O(1)", 1),
         (t("lesson.why_attention.rnn", lang), "O(n·d²)", n * d * d, "O(n)", "O(n)", n),
         (t("lesson.why_attention.conv", lang), "O(k·n·d²)", k * n * d * d, "O(1)", "O(logₖ n)",
          max(1, math.ceil(math.log(max(n, 2), k)))),
+        (t("lesson.why_attention.restricted", lang, r=r), "O(r·n·d)", r * n * d, "O(1)", "O(n/r)",
+         max(1, math.ceil(n / r))),
     ]
     columns = [t(f"lesson.why_attention.col_{c}", lang) for c in ("layer", "cost", "ops", "sequential", "path",
                                                                   "path_n")]
@@ -191,7 +194,7 @@ def _scaling_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     e_norm = float(np.linalg.norm(embed / factor, axis=-1).mean())
     pe_norm = float(np.linalg.norm(pe, axis=-1).mean())
     std_q, std_k = float(q.std()), float(k.std())
-    lines = [rf"\operatorname{{Var}}(q\cdot k) = d_k\ \text{{(unit-variance components)}}:\ d_k = {d_k},\ "
+    lines = [rf"\operatorname{{Var}}(q\cdot k) = d_k\ \text{{(independent, unit-variance components)}}:\ d_k = {d_k},\ "
              rf"\sqrt{{d_k}} = {math.sqrt(d_k):.2f}\ \ (\text{{paper: }} d_k = 64,\ \text{{std}}\ 8)",
              rf"\text{{here: }}\operatorname{{std}}(q) = {std_q:.2f},\ \operatorname{{std}}(k) = {std_k:.2f},\ "
              rf"\operatorname{{std}}(q\cdot k) = {float(dots.std()):.2f} \to "
@@ -268,9 +271,10 @@ def _shared_weights_step(step: LessonStep, data: LessonData, lang: str) -> StepV
     logits_error = float(np.abs(rebuilt - tr.numpy(LOGITS)).max())
     difference = float(np.abs(embedding - weight).max())
     vocab, d = embedding.shape
-    latex = _lines(rf"\text{{logits}} = h\,E^\top + b,\quad E \in \mathbb{{R}}^{{{vocab}\times {d}}}",
+    b = " + b" if facts.output_bias is not None else ""  # the next-token step writes the same formula
+    latex = _lines(rf"\text{{logits}} = h\,E^\top{b},\quad E \in \mathbb{{R}}^{{{vocab}\times {d}}}",
                    rf"\max\lvert W_{{out}} - E\rvert = {_sci(difference)},\quad "
-                   rf"\max\lvert h E^\top + b - \text{{logits}}\rvert = {_sci(logits_error)}",
+                   rf"\max\lvert h E^\top{b} - \text{{logits}}\rvert = {_sci(logits_error)}",
                    r"\text{embedding: } E[\mathrm{id}]" + (r"\cdot\sqrt{d_{model}}" if data.scale_embedding else ""))
     key = "lesson.shared_weights.body" if facts.tied else "lesson.shared_weights.separate"
     body = t(key, lang, v=vocab, d=d, saved=f"{2 * vocab * d:,}")
@@ -285,14 +289,25 @@ def gnmt_penalty(length: int | np.ndarray, alpha: float = ALPHA):
     return ((5.0 + np.asarray(length, dtype=np.float64)) / 6.0) ** alpha
 
 
+def written_targets(data: LessonData) -> list[int]:
+    """The token each decoder row predicts when the model's own output is the reference: row t predicts input
+    t + 1, and the last row predicts what the model wrote after its last input (its end token, normally). The
+    decoding step (|Y|) and the training step (the loss average) both count these rows."""
+    logits = data.trace.numpy(LOGITS)
+    tgt = [int(i) for i in data.trace.numpy(TGT_IDS)]
+    return [*tgt[1:], int(np.argmax(logits[-1]))]
+
+
+def _log_softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = logits.astype(np.float64) - logits.max(-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(-1, keepdims=True))
+
+
 def output_log_probability(data: LessonData) -> tuple[float, int]:
     """log P(output | source) of what the model wrote, summed over its tokens (EOS included), read from the
     teacher-forced logits; and |Y|, the number of those tokens."""
-    log_probs = data.trace.numpy(LOGITS).astype(np.float64)
-    log_probs = log_probs - log_probs.max(-1, keepdims=True)
-    log_probs = log_probs - np.log(np.exp(log_probs).sum(-1, keepdims=True))
-    tgt = [int(i) for i in data.trace.numpy(TGT_IDS)]
-    chosen = [*tgt[1:], int(np.argmax(log_probs[-1]))]  # the next input is what was written; the last row: argmax
+    log_probs = _log_softmax(data.trace.numpy(LOGITS))
+    chosen = written_targets(data)
     total = float(sum(log_probs[t_, token] for t_, token in enumerate(chosen)))
     return total, len(chosen)
 
@@ -326,14 +341,10 @@ def learning_rate(step: np.ndarray, d_model: int, warmup: int = WARMUP_STEPS) ->
 
 def training_losses(data: LessonData, epsilon: float = LABEL_SMOOTHING) -> tuple[float, float, int]:
     """Mean cross-entropy of the next token, teacher-forced on the model's own output, with and without
-    label smoothing (target (1 - ε) on the right token + ε spread evenly over the vocabulary)."""
-    logits = data.trace.numpy(LOGITS).astype(np.float64)
-    log_probs = logits - logits.max(-1, keepdims=True)
-    log_probs = log_probs - np.log(np.exp(log_probs).sum(-1, keepdims=True))
-    tgt = [int(i) for i in data.trace.numpy(TGT_IDS)]
-    targets = tgt[1:]  # row t predicts input t + 1 (the last row has no next input: not counted)
-    if not targets:
-        return 0.0, 0.0, 0
+    label smoothing (target (1 - ε) on the right token + ε spread evenly over the whole vocabulary, the
+    right token included). Every row counts, the last one too (it predicts the end token), as in training."""
+    log_probs = _log_softmax(data.trace.numpy(LOGITS))
+    targets = written_targets(data)
     rows = np.arange(len(targets))
     nll = -log_probs[rows, targets]
     smooth = (1 - epsilon) * nll + epsilon * -log_probs[rows].mean(-1)

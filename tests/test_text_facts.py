@@ -1,0 +1,284 @@
+"""What the text says is true for the model shown and for the paper: the layer order a page names is the model's
+(post-LN ko-en-toy, pre-LN reverse with a final LayerNorm), the glossary's definitions match the lesson's, and
+the numbers the text quotes are computed here from the formula, not copied."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+import transformer_core as core
+from explorer.figures.steps import LayerInfo, encoder_chain
+from explorer.glossary import TERMS
+from explorer.i18n import t
+
+ROOT = Path(__file__).resolve().parent.parent
+AVAILABLE = {info.name for info in core.list_models() if info.available}
+# (model, its config file says pre-LN with a final LayerNorm)
+LAYER_ORDERS = [("ko-en-toy", False), ("reverse", True)]
+
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
+
+def model_config(name: str) -> dict:
+    return json.loads((ROOT / "models" / name / "config.json").read_text(encoding="utf-8"))
+
+
+@cache
+def loaded(name: str) -> core.LoadedModel:
+    if name not in AVAILABLE:
+        pytest.skip(f"{name} is not available here")
+    return core.load(name)
+
+
+def term(en: str):
+    return next(x for x in TERMS if x.en == en)
+
+
+@pytest.mark.parametrize(("model", "pre_ln"), LAYER_ORDERS)
+def test_the_models_config_says_which_layer_order_the_text_must_name(model: str, pre_ln: bool):
+    cfg = model_config(model)
+    assert cfg["norm_first"] is pre_ln and cfg["final_norm"] is pre_ln
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize(("model", "pre_ln"), LAYER_ORDERS)
+def test_the_encoder_pages_step_titles_name_the_models_layer_order(model: str, pre_ln: bool, lang: str):
+    loaded_model = loaded(model)
+    cfg = loaded_model.config
+    traced = core.trace_text(loaded_model, "abc" if model == "reverse" else "고양이가 생선을 먹었다.")
+    info = LayerInfo(cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.norm_first, cfg.activation)
+    titles = [t(step.key, lang) for step in encoder_chain(traced.trace, 0, 0, 1, 0, info)]
+    norm_titles = [title for title in titles if "Add & Norm" in title or "LayerNorm" in title]
+    assert len(norm_titles) == 2, titles
+    for title in norm_titles:
+        if pre_ln:  # x + Sublayer(LayerNorm(x)): there is no "Add & Norm" after the sublayer
+            assert "pre-LN" in title and "Add & Norm" not in title, title
+        else:
+            assert "Add & Norm" in title and "pre-LN" not in title, title
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize(("model", "pre_ln"), LAYER_ORDERS)
+def test_the_overviews_layer_boxes_name_the_models_layer_order(model: str, pre_ln: bool, lang: str):
+    from streamlit.testing.v1 import AppTest
+
+    loaded(model)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["model"] = model
+    at.query_params["text"] = "abc" if model == "reverse" else "고양이가 생선을 먹었다."
+    at.query_params["lang"] = "English" if lang == "en" else "한국어"
+    at.run()
+    at.switch_page("pages/overview.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = "\n".join(m.value for m in at.markdown)
+    boxes = [line for line in shown.splitlines() if line.startswith("**") and ("× 2" in line)]
+    assert len(boxes) == 2, shown  # the encoder's and the decoder's layer boxes (2 layers each)
+    for box in boxes:
+        assert ("pre-LN" in box) is pre_ln and ("post-LN" in box) is not pre_ln, box
+        assert ("LayerNorm" in box) if pre_ln else ("Add & Norm" in box), box
+    final = t("overview.final_norm", lang)
+    assert all((final in box) is pre_ln for box in boxes), boxes
+
+
+def test_the_glossary_defines_alignment_as_the_gold_correspondence_not_the_attention_peak():
+    alignment = term("alignment")
+    assert "gold alignment" in alignment.en_def and "alignment accuracy" in alignment.en_def
+    assert "peak" not in alignment.en_def and "최댓값" not in alignment.ko_def
+    assert "정답 정렬" in alignment.ko_def and "정렬 정확도" in alignment.ko_def
+
+
+def test_the_glossary_gives_no_paper_section_to_words_the_paper_does_not_use():
+    for name in ("teacher forcing", "cross-entropy"):
+        assert term(name).section == "", name
+
+
+def test_label_smoothing_is_defined_alike_in_the_glossary_and_the_lesson():
+    """0.1 over the whole vocabulary, the right token included, in both languages and both places."""
+    smoothing = term("label smoothing")
+    for text in (smoothing.en_def, t("lesson.training.body", "en", n=9, ce="1", smooth="2")):
+        assert "the right token included" in text and "whole vocabulary" in text, text
+    for text in (smoothing.ko_def, t("lesson.training.body", "ko", n=9, ce="1", smooth="2")):
+        assert "정답을 포함한 어휘 전체" in text, text
+
+
+def test_the_scaling_step_states_the_independence_var_qk_needs():
+    assert "independent" in t("lesson.scaling.body", "en", d_k=64, sqrt="8.0", top="0.5", top_raw="0.9")
+    assert "독립" in t("lesson.scaling.body", "ko", d_k=64, sqrt="8.0", top="0.5", top_raw="0.9")
+
+
+def test_step_7_writes_one_querys_scores_as_q_times_k_transposed():
+    for lang in ("ko", "en"):
+        assert "q·Kᵀ" in t("lesson.scores.title", lang) and "Q·K" not in t("lesson.scores.title", lang)
+
+
+def test_both_pages_show_entropy_in_bits_and_name_the_unit_alike():
+    """/heads computes bits; /corpus gets nats from the core and shows bits: a uniform row over 4 keys is 2 bits."""
+    import math
+
+    import numpy as np
+
+    from explorer.figures import head_stats
+    from explorer.figures.corpus import stats_frame
+
+    uniform = np.full((3, 4), 0.25)
+    assert head_stats.entropy(uniform) == pytest.approx(2.0)
+    row = {"label": "enc L0 H0", **{s: 0.0 for s in ("diagonal", "previous", "next", "first", "last", "aligned")},
+           "entropy": math.log(4)}  # what the core reports for the same row, in nats
+    columns = {"head": "head", "group": "group", **{s: s for s in ("diagonal", "previous", "next", "first", "last",
+                                                                    "aligned", "entropy")}}
+    assert stats_frame([row], columns, ["mixed"]).loc[0, "entropy"] == pytest.approx(2.0)
+    for lang in ("ko", "en"):
+        assert t("corpus.stat.entropy", lang) == t("stat.entropy", lang)
+
+
+def test_both_pages_name_head_similarity_one_minus_the_jensen_shannon_distance():
+    import numpy as np
+
+    from explorer.figures import head_stats
+
+    p, q = np.array([[1.0, 0.0]]), np.array([[0.5, 0.5]])
+    m = (p + q) / 2
+    kl = lambda a, b: float(sum(x * np.log2(x / y) for x, y in zip(a[0], b[0], strict=True) if x > 0))  # noqa: E731
+    distance = np.sqrt(0.5 * kl(p, m) + 0.5 * kl(q, m))
+    assert head_stats.similarity_matrix(np.stack([p, q]))[0, 1] == pytest.approx(1 - distance, abs=1e-6)
+    assert "Jensen–Shannon distance" in t("heads.similarity", "en", kind="x")
+    assert "JS distance" in t("corpus.alike_fig", "en")
+    assert "Jensen–Shannon 거리" in t("heads.similarity", "ko", kind="x") and "JS 거리" in t("corpus.alike_fig", "ko")
+
+
+def test_the_english_nav_name_of_heads_is_its_title():
+    assert t("nav.heads", "en") == t("heads.title", "en")
+    assert t("nav.heads", "ko") == t("heads.title", "ko")
+
+
+def test_the_guide_writes_unknown_tokens_as_the_app_does():
+    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    assert "[UNK]" not in guide and "<unk>" in guide
+
+
+def test_step_7_does_not_give_its_quizs_answer_away():
+    """The question asks for one head's Q shape [s, d_k]; the body must not state d_k's value."""
+    for lang in ("ko", "en"):
+        body = t("lesson.scores.body", lang, token="x", d_k=64)
+        assert "64" not in body, body
+
+
+def test_paper_bases_count_is_the_formula_and_the_text_quotes_it():
+    """The paper's base model (Table 3: d_model 512, h 8, N 6, d_ff 2048; a shared vocabulary of 37,000),
+    counted by hand: per encoder layer two sublayers, per decoder layer three, a LayerNorm each."""
+    from transformer_core.models.config import parameter_count
+
+    d, d_ff, n_layers, vocab = 512, 2048, 6, 37_000
+    attention = 4 * (d * d + d)  # W_Q, W_K, W_V, W_O with biases
+    ffn = d * d_ff + d_ff + d_ff * d + d
+    layer_norm = 2 * d  # γ and β
+    encoder = n_layers * (attention + ffn + 2 * layer_norm)
+    decoder = n_layers * (2 * attention + ffn + 3 * layer_norm)
+    embedding = vocab * d  # shared by both embeddings and the output layer (section 3.4)
+    output_bias = vocab
+    by_hand = embedding + encoder + decoder + output_bias
+    assert by_hand == 63_119_496
+    assert parameter_count(core.TransformerConfig()) == by_hand
+    assert core.model_parameters(core.Transformer(core.TransformerConfig())) == by_hand
+    assert core.PAPER_PARAMETERS["base"] == 65_000_000  # Table 3 as printed
+    for name in ("ko-en-toy", "reverse"):  # the formula holds for the bundled models (pre-LN's final norms too)
+        assert parameter_count(loaded(name).config) == core.model_parameters(loaded(name).model), name
+    shown = t("overview.params_paper", "en", d=256, h=4, dff=768, layers="2+2", vocab="5,692",
+              paper=f"{by_hand:,}", gap=f"{65_000_000 - by_hand:,}", rows=f"{(65_000_000 - by_hand) // (d + 1):,}")
+    assert "63,119,496" in shown and "1,880,504 fewer than Table 3's 65 M" in shown and "3,665" in shown
+    assert "63.1 M" in term("parameter").en_def and "6310만" in term("parameter").ko_def
+
+
+def test_table_1_has_its_four_rows_with_restricted_self_attention():
+    from explorer.figures.lesson.paper import table1
+
+    n, d, r = 12, 256, 4
+    table = table1(n, d, "en", r=r)
+    assert len(table) == 4
+    restricted = table.iloc[3]
+    assert "restricted" in restricted.iloc[0] and restricted.iloc[1] == "O(r·n·d)"
+    assert restricted.iloc[2] == f"{r * n * d:,}" and restricted.iloc[4] == "O(n/r)" and restricted.iloc[5] == 3
+
+
+def test_the_lesson_quotes_the_papers_results_and_optimizer():
+    body = t("lesson.full_picture.body", "en", n=48)
+    for fact in ("27.3", "28.4", "38.1", "41.8", "100,000 steps", "12 hours", "8 P100"):
+        assert fact in body, fact
+    training = t("lesson.training.body", "en", n=9, ce="1", smooth="2")
+    for fact in ("β₁ 0.9", "β₂ 0.98", "ε 10⁻⁹", "hurts perplexity", "big English→German model used 0.3",
+                 "the same Adam and label smoothing, no dropout"):
+        assert fact in training, fact
+    ko_training = t("lesson.training.body", "ko", n=9, ce="1", smooth="2")
+    for fact in ("β₁ 0.9", "β₂ 0.98", "ε 10⁻⁹", "퍼플렉시티", "0.3", "드롭아웃 없이"):
+        assert fact in ko_training, fact
+
+
+def test_the_english_text_keeps_one_spelling_british():
+    import re
+
+    from explorer.i18n import CATALOGS, forms
+
+    american = re.compile(r"tokeniz|normaliz|\bcolor|behavior|neighbor|\bfavor|analyz|summariz|\bcenter\b|"
+                          r"initializ|recogniz|\bgray\b", re.IGNORECASE)
+    texts = [text for entry in CATALOGS["en"].values() for text in forms(entry)]
+    texts += [x.en for x in TERMS] + [x.en_def for x in TERMS]
+    found = sorted({m.group(0) for text in texts for m in american.finditer(text)})
+    assert not found, found
+    assert any("colour" in text for text in texts) and any("behaviour" in text for text in texts)
+
+
+def test_student_text_tells_no_history_of_the_project():
+    from explorer.i18n import CATALOGS, forms
+
+    for lang, words in (("en", ("the old ", "used to know", "previous version")), ("ko", ("예전 어휘", "이전 버전"))):
+        for key, entry in CATALOGS[lang].items():
+            for text in forms(entry):
+                assert not any(word in text for word in words), (lang, key)
+
+
+def test_english_counts_that_can_be_one_have_a_singular_form():
+    assert t("vocab.unknown_notice", "en", n=1, total=5).startswith("1 of 5 words is unknown")
+    assert t("vocab.unknown_notice", "en", n=2, total=5).startswith("2 of 5 words are unknown")
+    assert "|Y| = 1 token," in t("lesson.decoding.body", "en", n=1, logp="-1", score="-1")
+    assert "over 1 position (" in t("lesson.training.body", "en", n=1, ce="1", smooth="2")
+
+
+@pytest.mark.parametrize(("model", "text"), [("ko-en-toy", "고양이가 생선을 먹었다."), ("reverse", "hello")])
+def test_steps_18_and_19_write_the_logits_formula_alike(model: str, text: str):
+    """Both steps say '+ b' exactly when the model has an output bias (both bundled models do)."""
+    from explorer.figures import lesson
+
+    loaded_model = loaded(model)
+    data = lesson.LessonData.from_view(core.trace_text(loaded_model, text), loaded_model, text)
+    steps = {s.id: s for s in lesson.lesson_steps()}
+    next_token = lesson.build_step(steps["next_token"], data, "en").latex
+    shared = lesson.build_step(steps["shared_weights"], data, "en").latex
+    has_bias = getattr(loaded_model.model.lm_head, "bias", None) is not None
+    assert has_bias  # the bundled models keep lm_head's bias
+    assert ("W^\\top + b" in next_token) is has_bias and ("E^\\top + b" in shared) is has_bias, (next_token, shared)
+
+
+def test_the_english_glossary_holds_no_korean_beyond_each_terms_korean_word():
+    import re
+
+    for term_ in TERMS:
+        assert not re.search(r"[\uac00-\ud7a3]", term_.en + term_.en_def), term_.en
+
+
+def test_the_glossarys_own_definitions_use_the_glossarys_words():
+    from explorer.glossary import VARIANTS
+
+    found = []
+    for term_ in TERMS:
+        if term_.en == "unknown token":  # its definition names BERT's own spelling, [UNK], on purpose
+            continue
+        for lang, wrong, right in VARIANTS:
+            text = term_.ko + " " + term_.ko_def if lang == "ko" else term_.en + " " + term_.en_def
+            if wrong in text:
+                found.append(f"{term_.en}: '{wrong}' -> '{right}'")
+    assert not found, found
