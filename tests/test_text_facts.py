@@ -282,3 +282,44 @@ def test_the_glossarys_own_definitions_use_the_glossarys_words():
             if wrong in text:
                 found.append(f"{term_.en}: '{wrong}' -> '{right}'")
     assert not found, found
+
+
+def test_the_ffn_step_names_every_activation_a_model_can_have():
+    """Marian's checkpoints use SiLU (swish): the lesson's FFN step looks up lesson.ffn.<activation>."""
+    import typing
+
+    from transformer_core.models.config import TransformerConfig
+
+    activations = typing.get_args(typing.get_type_hints(TransformerConfig)["activation"])
+    assert set(activations) == {"relu", "gelu", "silu"}
+    for activation in activations:
+        for lang in ("ko", "en"):
+            text = t(f"lesson.ffn.{activation}", lang)
+            name = {"relu": "ReLU", "gelu": "GELU", "silu": "SiLU"}[activation]
+            assert name in text, (activation, lang, text)
+
+
+def test_the_english_agreement_line_reads_as_english():
+    """Issue 30 item 5: "rank the same source token first as attention does" is not English."""
+    text = t("explain.agree_row", "en", agree=2, total=3)
+    assert "first as attention does" not in text
+    assert "attention's top source token" in text
+
+
+def test_the_lab_has_one_korean_name():
+    """The nav calls it 실험실; 실습실 is a second name for the same page."""
+    from explorer.i18n import CATALOGS
+
+    assert not [k for k, v in CATALOGS["ko"].items() if "실습실" in json.dumps(v, ensure_ascii=False)]
+
+
+def test_the_speech_level_ratio_has_one_name_in_each_language():
+    """The figure's axis, the final scores and the stopped scores name the same measure alike."""
+    assert "가장 크게 보는" in t("fig.lab.cls_ending", "ko")
+    assert "가장 크게 보는" in t("lab.stopped_scores_classifier", "ko", n=1, exact=0.5, align=0.5)
+    assert "peaks on the verb ending" in t("lab.stopped_scores_classifier", "en", n=1, exact=0.5, align=0.5)
+
+
+def test_the_behaviour_caption_names_masked_self_attention_as_the_glossary_does():
+    assert "masked self-attention" in t("corpus.behaviours_caption", "en")
+    assert "decoder self-attention" not in t("corpus.behaviours_caption", "en")
