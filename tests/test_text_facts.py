@@ -323,3 +323,23 @@ def test_the_speech_level_ratio_has_one_name_in_each_language():
 def test_the_behaviour_caption_names_masked_self_attention_as_the_glossary_does():
     assert "masked self-attention" in t("corpus.behaviours_caption", "en")
     assert "decoder self-attention" not in t("corpus.behaviours_caption", "en")
+
+
+def test_the_docs_name_the_speech_levels_as_school_grammar_and_the_ui_do():
+    """문체 is style, not speech level; 합쇼체 is not the school-grammar name (하십시오체), as in the glossary."""
+    for doc in ("guide.md", "speech_level_classifier.md"):
+        text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
+        assert "문체" not in text and "합쇼체" not in text, doc
+        assert "높임 등급 분류" in text and "하십시오체" in text, doc
+
+
+def test_the_guide_says_the_beam_tree_is_not_drawn_from_the_recorded_pass():
+    text = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    assert "every picture comes from ONE recorded" not in text
+    assert "except the beam search tree" in text
+
+
+def test_the_docs_name_the_lessons_ffn_activation_for_every_model_family():
+    text = (ROOT / "docs" / "lesson.md").read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if line.startswith("| 13 | ffn |"))
+    assert all(name in row for name in ("ReLU", "GELU", "SiLU")), row
