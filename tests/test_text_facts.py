@@ -343,3 +343,18 @@ def test_the_docs_name_the_lessons_ffn_activation_for_every_model_family():
     text = (ROOT / "docs" / "lesson.md").read_text(encoding="utf-8")
     row = next(line for line in text.splitlines() if line.startswith("| 13 | ffn |"))
     assert all(name in row for name in ("ReLU", "GELU", "SiLU")), row
+
+
+def test_the_explain_page_says_the_gradient_times_the_input_is_summed_not_the_gradient():
+    """attribution.py sums gradient · embedding over D (ig and gxi); the raw gradient summed over D is no method."""
+    import inspect
+
+    from transformer_core.analysis import attribution
+
+    source = inspect.getsource(attribution)
+    assert "(g_all[:, steps] * real).sum(-1)" in source  # gradient × input, summed over the embedding dimension
+    assert "미분한 뒤 임베딩 차원에 걸쳐 더한" not in t("explain.baseline", "ko")
+    assert "곱하고" in t("explain.baseline", "ko")
+    assert "by the embeddings themselves" in t("explain.baseline", "en")
+    for lang, word in (("ko", "기여도"), ("en", "attribution")):
+        assert word in t("explain.methods_caption", lang), lang
