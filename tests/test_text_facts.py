@@ -358,3 +358,8 @@ def test_the_explain_page_says_the_gradient_times_the_input_is_summed_not_the_gr
     assert "by the embeddings themselves" in t("explain.baseline", "en")
     for lang, word in (("ko", "기여도"), ("en", "attribution")):
         assert word in t("explain.methods_caption", lang), lang
+
+
+def test_the_training_step_says_which_number_is_the_smoothed_loss():
+    assert "스무딩한 손실은 1.234입니다" in t("lesson.training.body", "ko", n=5, ce="1.000", smooth="1.234")
+    assert "the smoothed loss here is 1.234" in t("lesson.training.body", "en", n=5, ce="1.000", smooth="1.234")
