@@ -363,3 +363,21 @@ def test_the_explain_page_says_the_gradient_times_the_input_is_summed_not_the_gr
 def test_the_training_step_says_which_number_is_the_smoothed_loss():
     assert "스무딩한 손실은 1.234입니다" in t("lesson.training.body", "ko", n=5, ce="1.000", smooth="1.234")
     assert "the smoothed loss here is 1.234" in t("lesson.training.body", "en", n=5, ce="1.000", smooth="1.234")
+
+
+def test_the_glossary_puts_a_pre_ln_layernorm_before_the_sublayer_not_an_add_and_norm():
+    sublayer = term("sublayer")
+    assert "뒤(또는 앞)에 Add & Norm" not in sublayer.ko_def
+    for text in (sublayer.ko_def, sublayer.en_def):
+        assert "pre-LN" in text and "post-LN" in text, text
+
+
+def test_the_glossary_does_not_say_every_figure_comes_from_the_trace():
+    """The beam search tree is drawn from the beam search's records (dec.steps_caption), not from the trace."""
+    trace = term("trace")
+    assert "앱의 그림은 모두" not in trace.ko_def and "every figure" not in trace.en_def
+    assert "빔 서치" in trace.ko_def and "beam search" in trace.en_def
+
+
+def test_the_glossary_keeps_step_for_steps_not_for_layers():
+    assert "단계" not in term("layer").ko_def
