@@ -138,16 +138,16 @@ def test_the_heads_page_statistics_table_has_the_importance_column():
     at.query_params.update({"model": "ko-en-toy", "text": TEXT, "lang": "English"})
     at.switch_page("pages/heads.py").run()
     assert not at.exception, [e.value for e in at.exception]
-    frame = next(f.value for f in at.dataframe if "exact drop if off (pp)" in f.value.columns)
+    frame = next(f.value for f in at.dataframe if "exact-match drop when off (pp)" in f.value.columns)
     drops = {r["id"]: round(100 * r["exact_match_drop"], 1) for r in real_importance()["heads"]}
-    assert frame["exact drop if off (pp)"].notna().all()
+    assert frame["exact-match drop when off (pp)"].notna().all()
     # Head by head: each row's drop is the one computed for THAT head (a drop shown on the wrong head
     # would pass a comparison of the sorted columns). The kind labels are the English catalog's.
     from explorer.i18n import t
     from transformer_core.tracing.names import AttentionKind
 
     short = {t(f"kind.{kind}", "en"): kind.short for kind in AttentionKind}
-    shown = {f"{short[row['kind']]}.{row['layer']}.{row['head']}": row["exact drop if off (pp)"]
+    shown = {f"{short[row['kind']]}.{row['layer']}.{row['head']}": row["exact-match drop when off (pp)"]
              for _, row in frame.iterrows()}
     assert shown.keys() == drops.keys()
     for head, drop in drops.items():

@@ -381,3 +381,9 @@ def test_the_glossary_does_not_say_every_figure_comes_from_the_trace():
 
 def test_the_glossary_keeps_step_for_steps_not_for_layers():
     assert "단계" not in term("layer").ko_def
+
+
+def test_the_history_maps_come_from_the_teacher_forced_pass_over_the_translations():
+    """trace_text generates, then records one teacher-forced pass over the output (inference/text.py)."""
+    assert "teacher-forced pass over the translations" in t("hist.alignments_caption", "en")
+    assert "teacher forcing" in t("hist.alignments_caption", "ko")
