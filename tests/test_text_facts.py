@@ -387,3 +387,18 @@ def test_the_history_maps_come_from_the_teacher_forced_pass_over_the_translation
     """trace_text generates, then records one teacher-forced pass over the output (inference/text.py)."""
     assert "teacher-forced pass over the translations" in t("hist.alignments_caption", "en")
     assert "teacher forcing" in t("hist.alignments_caption", "ko")
+
+
+def test_every_lesson_step_builds_for_a_marian_checkpoint_and_names_its_silu(tmp_path):
+    """A Marian checkpoint (activation swish = SiLU) walks all 22 steps; step 13 names SiLU, not ReLU."""
+    pytest.importorskip("sentencepiece")
+    from explorer.figures import lesson
+    from tests.hf_checkpoints import save_marian
+
+    save_marian(tmp_path / "marian")
+    model = core.load(str(tmp_path / "marian"))
+    assert model.config.activation == "silu"
+    data = lesson.LessonData.from_view(core.trace_text(model, "hello world"), model, "hello world")
+    views = {s.id: lesson.build_step(s, data, "en") for s in lesson.lesson_steps()}
+    assert len(views) == 22
+    assert t("lesson.ffn.silu", "en") in views["ffn"].body
