@@ -28,7 +28,7 @@ from explorer.state import lang, settings, tr
 from explorer.widgets import chart, page_header
 from transformer_core.io.loading import lab_models_dir
 from transformer_core.store import StoreUnavailable, redis_url
-from transformer_core.tasks import LAB_TASKS, has_core_grammar
+from transformer_core.tasks import LAB_TASKS, has_core_grammar, lab_task
 from transformer_core.tracing.names import ATTENTION_KINDS, AttentionKind
 from transformer_core.training import jobs as lab_jobs
 from transformer_core.training.lab_run import EVALUATING, STARTING, UNFINISHED_DIR, publish_unfinished
@@ -113,9 +113,9 @@ def attention_pickers(snapshot, prefix: str) -> tuple[str, int, int]:
 @st.cache_resource(show_spinner=False, max_entries=64)
 def live_curves(job_id: str, snapshot_step: int, code: str, _status: dict):
     """The live curves of a job at its latest snapshot: one figure shared by all who watch it."""
-    recipe = _status["recipe"]
+    task = lab_task(_status["recipe"].task)
     return lab_figs.curves_figure(_status["history"], curve_points(_status["snapshots"]), lang=code,
-                                  reverse_task=recipe.task == "reverse", classifier=recipe.task in CLASSIFIER_TASKS)
+                                  reverse_task=task.anti_diagonal, classifier=task.classifier)
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
@@ -180,7 +180,7 @@ def replay(snapshots, history: list[tuple[int, float]], task: str, key: str, sou
         step = st.select_slider(tr("lab.step_slider"), options=steps, key=slider_key)
         snapshot = snapshots[steps.index(step)]
         chart(lab_figs.curves_figure(history, curve_points(snapshots), lang=lang(), marker_step=step,
-                                     reverse_task=task == "reverse", classifier=task in CLASSIFIER_TASKS),
+                                     reverse_task=lab_task(task).anti_diagonal, classifier=task in CLASSIFIER_TASKS),
               "lab_curves", key=f"{key}_curves")
         st.text(t("lab.says_at", lang(), step=step, output=shown_output(snapshot, task)))
         show_cls_rows(snapshot, task, key=f"{key}_cls")
@@ -342,7 +342,7 @@ def show_finished(job: lab_jobs.Job) -> None:
             st.caption(tr("lab.metrics_note_classifier", n=metrics["n"]))
         else:
             st.caption(tr("lab.metrics_note", n=metrics["n"],
-                          extra=tr("lab.anti_diagonal_note") if recipe.task == "reverse" else ""))
+                          extra=tr("lab.anti_diagonal_note") if lab_task(recipe.task).anti_diagonal else ""))
         if status["state"] == lab_jobs.DONE:
             goal_note(recipe.task, metrics, status["step"], planned_steps(recipe))
     if status["save_error"]:
@@ -446,7 +446,7 @@ def recipe_form(manager: lab_jobs.JobManager, session: str) -> LabRecipe:
     probe = text if fits and text != DEFAULT_PROBES[task] else ""
     with right:
         st.dataframe(lab_figs.preset_table(rows, lang=code), hide_index=True, width="stretch")
-        if task == "ko-en":
+        if lab_task(task).grammar:
             st.caption(tr("lab.grammar_core" if has_core_grammar() else "lab.grammar_full"))
         probe_note(task, text, problem)
         if manager.kind == "queue":
