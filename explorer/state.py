@@ -196,23 +196,27 @@ class UrlState:
         param = self[name]
         return param.from_text(st.query_params.get(name))
 
-    def seed(self) -> None:
+    def seed(self, every_run: bool = False) -> None:
         """Once per session: each widget's state from the URL, where the URL holds an allowed value (else the
-        widget keeps its own default)."""
+        widget keeps its own default). `every_run`: on every run, each widget that has no state yet (a first
+        visit, or Streamlit dropped it on a page switch) gets the URL's value or, when that is odd, the default."""
         flag_key = f"_url_seeded_{self.scope}"
-        if st.session_state.get(flag_key):
-            return
-        st.session_state[flag_key] = True
+        if not every_run:
+            if st.session_state.get(flag_key):
+                return
+            st.session_state[flag_key] = True
         for param in self.params:
+            if not param.state_key or (every_run and param.state_key in st.session_state):
+                continue
             ok, value = param.allowed(st.query_params.get(param.name))
-            if param.state_key and ok:
+            if ok or every_run:
                 st.session_state[param.state_key] = value
 
     def write(self, values: Mapping[str, Any] | None = None) -> None:
         """Put `values` (by default: the widgets' session state) into the URL; defaults are left out."""
-        if values is None:
-            values = {param.name: st.session_state[param.state_key] for param in self.params
-                      if param.state_key and param.state_key in st.session_state}
+        if values is None:  # a widget not drawn in this run has no state: its key leaves the URL
+            values = {param.name: st.session_state.get(param.state_key, param.default) for param in self.params
+                      if param.state_key}
         for name, shown in self.encode(values).items():
             if shown is None:
                 if name in st.query_params:

@@ -21,7 +21,7 @@ from explorer.figures.figures import attention_heatmap
 from explorer.frame import ensure_frame
 from explorer.i18n import md_escape, t
 from explorer.services import current_view, parameter_count, translates_ko_en
-from explorer.state import lang, tr
+from explorer.state import UrlState, choice, flag, integer, lang, text, tr
 from explorer.widgets import chart, page_header
 from transformer_core.tracing.names import RNN_ATTENTION_WEIGHTS, AttentionKind, attention_name
 
@@ -32,55 +32,21 @@ STEP_CHOICES = (8, 16, 32, 64, 128)
 # per token: paper-base's 61-token random output took 40 s at 8 steps for all of them).
 ALL_ROWS_BUDGET = 300_000_000
 DEFAULT_STEPS = 32
-URL_KEYS = {"tok": "explain_tok", "steps": "explain_steps", "b": "explain_b", "site": "explain_site",
-            "rnn": "explain_rnn"}
 RNN_MODEL = "ko-en-rnn-attention"  # the 2015 model is not in the sidebar's list (pages/history.py uses it too)
 REVEALED = "_explain_revealed"
-
-
-def seed_from_url() -> None:
-    """Widgets start from the URL once per session (tok, steps, b, site); later runs write them back."""
-    if st.session_state.get("_explain_seeded"):
-        return
-    st.session_state["_explain_seeded"] = True
-    for param, key in URL_KEYS.items():
-        raw = st.query_params.get(param)
-        if raw is None:
-            continue
-        if param in ("tok", "steps"):
-            try:
-                value = int(raw)
-            except ValueError:
-                continue
-            if param == "steps" and value not in STEP_CHOICES:
-                continue
-            st.session_state[key] = max(0, value)
-        elif param == "site" and raw in ("encoder", "decoder"):
-            st.session_state[key] = raw
-        elif param == "b":
-            st.session_state[key] = raw[:500]
-        elif param == "rnn":
-            st.session_state[key] = raw in ("1", "true")
-
-
-def write_url() -> None:
-    defaults = {"tok": 0, "steps": DEFAULT_STEPS, "b": "", "site": "encoder", "rnn": False}
-    for param, key in URL_KEYS.items():
-        value = st.session_state.get(key)
-        if param == "rnn" and value:
-            value = 1
-        if value is None or value == defaults[param]:
-            if param in st.query_params:
-                del st.query_params[param]
-        elif st.query_params.get(param) != str(value):
-            st.query_params[param] = str(value)
+# The page's URL: the widgets start from it once per session and are written back on every run
+URL = UrlState("explain", integer("tok", 0, low=0, state_key="explain_tok"),
+               choice("steps", STEP_CHOICES, DEFAULT_STEPS, parse=int, state_key="explain_steps"),
+               text("b", "", max_chars=500, state_key="explain_b"),
+               choice("site", ("encoder", "decoder"), "encoder", state_key="explain_site"),
+               flag("rnn", state_key="explain_rnn"))
 
 
 def _pick_heldout() -> None:
-    choice = st.session_state.get("explain_heldout")
-    if choice:
-        st.session_state["text"] = choice
-        st.session_state["_example_text"] = (choice, 0)  # the sidebar's example mechanism (explorer/widgets.py)
+    picked = st.session_state.get("explain_heldout")
+    if picked:
+        st.session_state["text"] = picked
+        st.session_state["_example_text"] = (picked, 0)  # the sidebar's example mechanism (explorer/widgets.py)
     st.session_state["explain_heldout"] = None
 
 
@@ -290,7 +256,7 @@ def rollout_section(explanation) -> None:
 
 
 page_header("explain.title", "explain.intro")
-seed_from_url()
+URL.seed()
 use_rnn = st.toggle(tr("explain.use_rnn"), key="explain_rnn", help=tr("explain.use_rnn_help"))
 view = current_view(model=RNN_MODEL if use_rnn else None, show_notices=not use_rnn)
 if view is not None:
@@ -339,4 +305,4 @@ if view is not None:
                 patching_section(view, explanation)
             else:
                 st.info(tr("explain.encoder_only_missing"))
-write_url()
+URL.write()
