@@ -15,6 +15,10 @@ from explorer.explain_service import (
     get_patching,
     gold_rows,
     heldout_pairs,
+    lens_top_tokens,
+    method_rows,
+    patching_row,
+    rollout_matrix,
 )
 from explorer.figures import explain as fig
 from explorer.figures.figures import attention_heatmap
@@ -23,7 +27,7 @@ from explorer.i18n import md_escape, t
 from explorer.services import current_view, parameter_count, translates_ko_en
 from explorer.state import UrlState, choice, flag, integer, lang, text, tr
 from explorer.widgets import chart, page_header
-from transformer_core.tracing.names import RNN_ATTENTION_WEIGHTS, AttentionKind, attention_name
+from transformer_core.tracing.names import RNN_ATTENTION_WEIGHTS
 
 ensure_frame()
 
@@ -90,33 +94,10 @@ def completeness_note(explanation, row: int, steps: int) -> None:
 
 
 def methods_for_row(explanation, row: int, head: tuple[int, int] | None, trace) -> dict[str, np.ndarray]:
+    """The methods' weights for output `row` (explain_service.method_rows), labelled in the UI's language."""
     code = lang()
-    methods: dict[str, np.ndarray] = {}
-    if explanation.architecture == "transformer":
-        last = trace.n_layers("decoder") - 1
-        methods[t("explain.m_attention", code, layer=last)] = explanation.cross_attention_mean[row].numpy()
-        if head is not None:
-            weights = trace.numpy(attention_name(AttentionKind.CROSS, head[0]))[head[1], row]
-            methods[t("explain.m_best_head", code, layer=head[0], head=head[1])] = weights
-        else:
-            focused = int(np.asarray(explanation.cross_attention[:, row]).max(-1).argmax())
-            methods[t("explain.m_focused_head", code, layer=last, head=focused)] = \
-                explanation.cross_attention[focused, row].numpy()
-    elif explanation.architecture == "rnn":
-        methods[t("explain.m_rnn_alignment", code)] = explanation.cross_attention[0, row].numpy()
-    else:  # encoder-only: its last layer's self-attention row of the explained token
-        p = explanation.positions[row]
-        last = trace.n_layers("encoder") - 1
-        methods[t("explain.m_self_attention", code, layer=last)] = \
-            trace.numpy(attention_name(AttentionKind.ENCODER_SELF, last))[:, p].mean(0)
-    ig, gxi = explanation.attribution_row(row)
-    methods[t("explain.m_ig", code)] = ig.numpy()
-    methods[t("explain.m_gxi", code)] = gxi.numpy()
-    if explanation.architecture == "transformer":
-        methods[t("explain.m_rollout_cross", code)] = explanation.rollout_cross_attention[row].numpy()
-    elif explanation.architecture == "encoder-only":
-        methods[t("explain.m_rollout", code)] = explanation.rollout[explanation.positions[row]].numpy()
-    return methods
+    return {t(method.key, code, **method.params): method.weights
+            for method in method_rows(explanation, row, head, trace)}
 
 
 def methods_section(view, explanation, row: int, steps: int, gold) -> None:
@@ -182,13 +163,11 @@ def lens_section(explanation, view) -> None:
     if explanation.logit_lens is None:
         st.info(tr("explain.lens_unavailable"))
         return
-    probs, ids = explanation.logit_lens.top(1)
-    rows = len(explanation.row_tokens)
-    tokens = [view.loaded.tokenizer.convert_ids_to_tokens(layer[:rows, 0].tolist()) for layer in ids]
-    inputs = view.traced.tgt_tokens[:rows]
+    tokens, probs = lens_top_tokens(explanation, view.loaded.tokenizer)
+    inputs = view.traced.tgt_tokens[:len(explanation.row_tokens)]
     st.caption(tr("explain.lens_caption", norm=tr("explain.lens_norm" if view.loaded.config.final_norm
                                                   else "explain.lens_no_norm")))
-    st.dataframe(fig.logit_lens_table(tokens, probs[:, :rows, 0].numpy(), inputs, lang=code), width="stretch")
+    st.dataframe(fig.logit_lens_table(tokens, probs, inputs, lang=code), width="stretch")
 
 
 def patching_section(view, explanation) -> None:
@@ -213,13 +192,13 @@ def patching_section(view, explanation) -> None:
         st.error(tr("explain.patching_error", reason=str(exc)))
         return
     grid = result.grid
-    row = int(st.session_state.get("explain_tok", 0))
-    row = min(row, grid.log_probs.shape[-1] - 1)
+    row = min(int(st.session_state.get("explain_tok", 0)), grid.log_probs.shape[-1] - 1)
     token = explanation.row_tokens[row]
-    recovered = grid.recovered(row).numpy()
+    patched = patching_row(grid, row)
+    recovered = patched.recovered
     positions = explanation.src_tokens if site == "encoder" else view.traced.tgt_tokens
     layers = [f"L{i}" for i in range(recovered.shape[0])]
-    p_a, p_b = float(grid.log_probs_a[row].exp()), float(grid.log_probs_b[row].exp())
+    p_a, p_b = patched.p_a, patched.p_b
     st.markdown(tr("explain.patching_probs", token=token, p_a=f"{p_a:.3f}", p_b=f"{p_b:.3f}"))
     if np.isnan(recovered).all():
         st.info(tr("explain.patching_same"))
@@ -251,7 +230,7 @@ def rollout_section(explanation) -> None:
     with st.expander(tr("explain.rollout_matrix")):
         st.caption(tr("explain.rollout_caption"))
         src = explanation.src_tokens
-        chart(attention_heatmap(explanation.rollout.numpy(), src, src, title=tr("explain.rollout_title"), lang=code),
+        chart(attention_heatmap(rollout_matrix(explanation), src, src, title=tr("explain.rollout_title"), lang=code),
               "explain_rollout")
 
 
