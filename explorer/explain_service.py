@@ -7,8 +7,9 @@ pair; the best aligning cross-attention head per model; held-out ko-en sentences
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+import numpy as np
 import streamlit as st
 import torch
 
@@ -24,7 +25,7 @@ from transformer_core.analysis.attribution import (
 )
 from transformer_core.inference.text import encode_text
 from transformer_core.tasks import KO_EN
-from transformer_core.tracing.names import SRC_IDS
+from transformer_core.tracing.names import SRC_IDS, AttentionKind, attention_name
 
 MAX_PATCHED_TOKENS = 48  # patched decoding recomputes the prefix at every step (no KV cache)
 HELDOUT_SENTENCES = 40
@@ -108,3 +109,73 @@ def gold_rows(text: str, src_tokens: list[str], output_tokens: list[str]) -> lis
         same_prefix = t < len(pair.target) and list(output_tokens[:t + 1]) == list(pair.target[:t + 1])
         rows.append(tuple(pair.alignment[t]) if same_prefix and pair.alignment[t] else None)
     return rows
+
+
+# ------------------------------------------------------------------------------------------------
+# What the page draws, as numpy (the page never indexes a tensor)
+
+@dataclass(frozen=True)
+class MethodRow:
+    """One explanation method's weights over the source tokens for one output row; `key` and `params` are its
+    UI label (the page translates them)."""
+
+    key: str
+    weights: np.ndarray
+    params: dict = field(default_factory=dict)
+
+
+def method_rows(explanation: Explanation, row: int, head: tuple[int, int] | None, trace) -> list[MethodRow]:
+    """Every method's weights for output `row`: attention (the decoder's last cross-attention, head mean; the best
+    aligning head or else the most focused one), integrated gradients, gradient x input and rollout."""
+    rows: list[MethodRow] = []
+    if explanation.architecture == "transformer":
+        last = trace.n_layers("decoder") - 1
+        rows.append(MethodRow("explain.m_attention", explanation.cross_attention_mean[row].numpy(), {"layer": last}))
+        if head is not None:
+            weights = trace.numpy(attention_name(AttentionKind.CROSS, head[0]))[head[1], row]
+            rows.append(MethodRow("explain.m_best_head", weights, {"layer": head[0], "head": head[1]}))
+        else:
+            per_head = explanation.cross_attention[:, row].numpy()
+            focused = int(per_head.max(-1).argmax())
+            rows.append(MethodRow("explain.m_focused_head", per_head[focused], {"layer": last, "head": focused}))
+    elif explanation.architecture == "rnn":
+        rows.append(MethodRow("explain.m_rnn_alignment", explanation.cross_attention[0, row].numpy()))
+    else:  # encoder-only: its last layer's self-attention row of the explained token
+        p = explanation.positions[row]
+        last = trace.n_layers("encoder") - 1
+        weights = trace.numpy(attention_name(AttentionKind.ENCODER_SELF, last))[:, p].mean(0)
+        rows.append(MethodRow("explain.m_self_attention", weights, {"layer": last}))
+    ig, gxi = explanation.attribution_row(row)
+    rows += [MethodRow("explain.m_ig", ig.numpy()), MethodRow("explain.m_gxi", gxi.numpy())]
+    if explanation.architecture == "transformer":
+        rows.append(MethodRow("explain.m_rollout_cross", explanation.rollout_cross_attention[row].numpy()))
+    elif explanation.architecture == "encoder-only":
+        rows.append(MethodRow("explain.m_rollout", explanation.rollout[explanation.positions[row]].numpy()))
+    return rows
+
+
+def lens_top_tokens(explanation: Explanation, tokenizer) -> tuple[list[list[str]], np.ndarray]:
+    """The logit lens' top token per decoder layer and output row: (tokens [layer][row], probabilities [L, rows])."""
+    probs, ids = explanation.logit_lens.top(1)
+    rows = len(explanation.row_tokens)
+    tokens = [tokenizer.convert_ids_to_tokens(layer[:rows, 0].tolist()) for layer in ids]
+    return tokens, probs[:, :rows, 0].numpy()
+
+
+@dataclass(frozen=True)
+class PatchingRow:
+    recovered: np.ndarray  # [layers, positions]: share of the gap to sentence A recovered (NaN: A and B agree)
+    p_a: float  # the output token's probability on sentence A
+    p_b: float  # and on sentence B
+
+
+def patching_row(grid: PatchingGrid, row: int) -> PatchingRow:
+    """The patching grid for output `row` (clamped to the grid's rows)."""
+    row = min(row, grid.log_probs.shape[-1] - 1)
+    return PatchingRow(grid.recovered(row).numpy(), float(grid.log_probs_a[row].exp()),
+                       float(grid.log_probs_b[row].exp()))
+
+
+def rollout_matrix(explanation: Explanation) -> np.ndarray:
+    """The encoder's attention rollout [S, S] (encoder-only models)."""
+    return explanation.rollout.numpy()

@@ -6,12 +6,18 @@ State that must survive page switches and live in the URL:
   layer, head                session-state values, seeded once from the URL and written back into
                              st.query_params on every run by app.py (the browser drops unbound and
                              page-bound query parameters when the navigation switches pages)
+
+A page's own URL keys are declared once as a `UrlState` of `UrlParam`s (name, type, default, validation, the
+widget's session-state key): `seed()` puts the URL's values into the widgets' state once per session, `read()`
+gives every key's value (an odd or missing value is its default, never an error) and `write()` puts the
+widgets' values back (a default is left out of the URL).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 
@@ -65,11 +71,7 @@ def shared_index(name: str, n: int) -> int:
     """The shared `layer` or `head` index, seeded once from the URL, clamped to [0, n)."""
     state_key = f"_shared_{name}"
     if state_key not in st.session_state:
-        raw = st.query_params.get(name)
-        try:
-            st.session_state[state_key] = max(0, int(raw)) if raw is not None else 0
-        except ValueError:
-            st.session_state[state_key] = 0
+        st.session_state[state_key] = integer(name, 0, low=0).from_text(st.query_params.get(name))
     return min(int(st.session_state[state_key]), max(n - 1, 0))
 
 
@@ -94,3 +96,135 @@ def sync_shared_indices() -> None:
     for name in SHARED_INDICES:
         shared_index(name, 1 << 30)
         write_shared_to_url(name)
+
+
+# ------------------------------------------------------------------------------------------------
+# A page's own URL keys, declared once
+
+def _always(value: object) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class UrlParam:
+    """One query parameter: its name, its default, how its text becomes a value (`parse` may raise ValueError
+    or TypeError) and which values are allowed (`valid`); `state_key` is the session-state key of the widget it
+    seeds ('' = none: the page only reads it)."""
+
+    name: str
+    default: Any
+    parse: Callable[[str], Any] = str
+    valid: Callable[[Any], bool] = _always
+    state_key: str = ""
+    show: Callable[[Any], str] = str  # value -> the URL's text
+
+    def allowed(self, raw: str | None) -> tuple[bool, Any]:
+        """(True, value) when the URL's text `raw` reads as an allowed value, else (False, the default)."""
+        if raw is None:
+            return False, self.default
+        try:
+            value = self.parse(raw)
+        except (ValueError, TypeError, OverflowError):
+            return False, self.default
+        return (True, value) if self.valid(value) else (False, self.default)
+
+    def from_text(self, raw: str | None) -> Any:
+        """The value of the URL's text `raw`; the default when it is missing, unreadable or not allowed."""
+        return self.allowed(raw)[1]
+
+    def to_text(self, value: Any) -> str | None:
+        """The URL's text for `value`; None for the default (left out of the URL, like the bound widgets)."""
+        return None if value is None or value == self.default else self.show(value)
+
+
+def choice(name: str, options: Iterable, default: Any, *, parse: Callable[[str], Any] = str,
+           state_key: str = "") -> UrlParam:
+    """A parameter that is one of `options` (parsed with `parse`: int for numbers)."""
+    allowed = tuple(options)
+    return UrlParam(name, default, parse, lambda value: value in allowed, state_key)
+
+
+def integer(name: str, default: int, *, low: int | None = None, high: int | None = None,
+            state_key: str = "") -> UrlParam:
+    """A whole number, clamped into [low, high]; text that is not a number is the default."""
+    def parse(raw: str) -> int:
+        value = int(raw.strip())
+        value = value if low is None else max(low, value)
+        return value if high is None else min(high, value)
+    return UrlParam(name, default, parse, _always, state_key)
+
+
+def flag(name: str, *, state_key: str = "") -> UrlParam:
+    """On when the URL says 1 or true; written as 1, left out when off."""
+    return UrlParam(name, False, lambda raw: raw.strip().lower() in ("1", "true"), _always, state_key,
+                    show=lambda value: "1")
+
+
+def text(name: str, default: str = "", *, max_chars: int = 500, pattern: str = "", state_key: str = "") -> UrlParam:
+    """Free text cut to `max_chars`; with `pattern` (a regular expression), text that does not match is the
+    default."""
+    import re
+
+    matcher = re.compile(pattern) if pattern else None
+    return UrlParam(name, default, lambda raw: raw[:max_chars],
+                    (lambda value: bool(matcher.fullmatch(value))) if matcher else _always, state_key)
+
+
+class UrlState:
+    """A page's URL keys, declared once. `scope` names the page (the once-per-session seeding flag)."""
+
+    def __init__(self, scope: str, *params: UrlParam) -> None:
+        self.scope = scope
+        self.params = tuple(params)
+
+    def __getitem__(self, name: str) -> UrlParam:
+        return next(param for param in self.params if param.name == name)
+
+    def parse(self, query: Mapping[str, str]) -> dict[str, Any]:
+        """Every key's value in `query` (a dict of the URL's texts): odd or missing ones are the defaults."""
+        return {param.name: param.from_text(query.get(param.name)) for param in self.params}
+
+    def encode(self, values: Mapping[str, Any]) -> dict[str, str | None]:
+        """The URL's text per key of `values` (None: left out, the default)."""
+        return {param.name: param.to_text(values[param.name]) for param in self.params if param.name in values}
+
+    def read(self) -> dict[str, Any]:
+        """Every key's value in this run's URL."""
+        return self.parse(_query_dict(self.params))
+
+    def get(self, name: str) -> Any:
+        param = self[name]
+        return param.from_text(st.query_params.get(name))
+
+    def seed(self, every_run: bool = False) -> None:
+        """Once per session: each widget's state from the URL, where the URL holds an allowed value (else the
+        widget keeps its own default). `every_run`: on every run, each widget that has no state yet (a first
+        visit, or Streamlit dropped it on a page switch) gets the URL's value or, when that is odd, the default."""
+        flag_key = f"_url_seeded_{self.scope}"
+        if not every_run:
+            if st.session_state.get(flag_key):
+                return
+            st.session_state[flag_key] = True
+        for param in self.params:
+            if not param.state_key or (every_run and param.state_key in st.session_state):
+                continue
+            ok, value = param.allowed(st.query_params.get(param.name))
+            if ok or every_run:
+                st.session_state[param.state_key] = value
+
+    def write(self, values: Mapping[str, Any] | None = None) -> None:
+        """Put `values` (by default: the widgets' session state) into the URL; defaults are left out."""
+        if values is None:  # a widget not drawn in this run has no state: its key leaves the URL
+            values = {param.name: st.session_state.get(param.state_key, param.default) for param in self.params
+                      if param.state_key}
+        for name, shown in self.encode(values).items():
+            if shown is None:
+                if name in st.query_params:
+                    del st.query_params[name]
+            elif st.query_params.get(name) != shown:
+                st.query_params[name] = shown
+
+
+def _query_dict(params: Iterable[UrlParam]) -> dict[str, str]:
+    return {param.name: st.query_params.get(param.name) for param in params
+            if st.query_params.get(param.name) is not None}

@@ -22,7 +22,7 @@ from explorer.figures.tokenization import ids_to_tokens
 from explorer.frame import ensure_frame
 from explorer.i18n import t
 from explorer.services import current_view, get_model, sampling_distribution
-from explorer.state import labels_for, lang, settings, tr
+from explorer.state import UrlState, choice, labels_for, lang, settings, tr
 from explorer.widgets import chart, download_matrix, encoder_only_notice, index_picker, page_header
 from transformer_core.inference.generation import (
     MAX_BEAM_WIDTH,
@@ -36,22 +36,19 @@ from transformer_core.tracing.names import CAUSAL_MASK, LOGITS, AttentionKind, H
 ensure_frame()
 
 DEFAULTS = DecodingSettings()  # the core's defaults seed the widgets
+# The strategy's own URL key (temperature, top_k, ... are widgets bound to the URL: bind="query-params")
+URL = UrlState("decoder", choice("strategy", STRATEGIES, "greedy", state_key="strategy"))
 
 
 def strategy_controls() -> DecodingSettings:
     """The strategy widgets (bound to the URL); their values as hashable settings for the trace cache."""
     st.subheader(tr("gen.section"))
     st.caption(tr("gen.section_caption"))
-    if "strategy" not in st.session_state:  # seeded from the URL; labels are translated, so not bound to it
-        requested = st.query_params.get("strategy")
-        st.session_state["strategy"] = requested if requested in STRATEGIES else "greedy"
+    URL.seed(every_run=True)  # seeded from the URL; labels are translated, so not bound to it
     strategy = st.segmented_control(tr("gen.strategy"), STRATEGIES, key="strategy", required=True,
                                     help=tr("gen.strategy_help"), format_func=labels_for("gen.strategy_{}"))
     strategy = strategy if strategy in STRATEGIES else "greedy"
-    if strategy != "greedy":
-        st.query_params["strategy"] = strategy
-    elif "strategy" in st.query_params:
-        del st.query_params["strategy"]
+    URL.write({"strategy": strategy})
     if strategy == "sample":
         c1, c2, c3, c4 = st.columns(4)
         temperature = c1.slider(tr("gen.temperature"), 0.0, 2.0, DEFAULTS.temperature, 0.05, key="temperature",

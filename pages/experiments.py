@@ -12,7 +12,7 @@ from explorer.figures.attention import head_matrix, tokens_for
 from explorer.frame import ensure_frame
 from explorer.i18n import t
 from explorer.services import current_view, get_experiment, get_importance
-from explorer.state import labels_for, lang, settings, tr
+from explorer.state import UrlState, labels_for, lang, settings, text, tr
 from explorer.widgets import chart, page_header
 from transformer_core.analysis.experiments import PE_SIDES, Intervention
 from transformer_core.analysis.head_patches import METHODS, layer_counts
@@ -21,7 +21,9 @@ from transformer_core.tracing.names import ENCODER_OUT, LOGITS, Head
 
 ensure_frame()
 
-URL_KEYS = ("off", "method", "pe", "causal", "shuffle")
+# The experiment in the URL: texts that Intervention.from_params reads (and says why it cannot)
+URL = UrlState("experiments", text("off", max_chars=20_000),
+               *(text(key, max_chars=2000) for key in ("method", "pe", "causal", "shuffle")))
 GRID_CELL_PX = 32  # one cell of the heads grid: a checkbox or a short label (H0, L1)
 
 
@@ -30,7 +32,7 @@ GRID_CELL_PX = 32  # one cell of the heads grid: a checkbox or a short label (H0
 
 def spec_from_url(n_heads: int) -> tuple[Intervention, str]:
     """The experiment in the URL, and the reason it was ignored ('' when it is fine)."""
-    params = {key: st.query_params.get(key) for key in URL_KEYS if st.query_params.get(key) is not None}
+    params = {key: value for key, value in URL.read().items() if value}
     try:
         return Intervention.from_params(params, n_heads=n_heads), ""
     except ValueError as exc:
@@ -39,12 +41,7 @@ def spec_from_url(n_heads: int) -> tuple[Intervention, str]:
 
 def write_url(spec: Intervention) -> None:
     params = spec.to_params()
-    for key in URL_KEYS:
-        if key in params:
-            if st.query_params.get(key) != params[key]:
-                st.query_params[key] = params[key]
-        elif key in st.query_params:
-            del st.query_params[key]
+    URL.write({param.name: params.get(param.name, "") for param in URL.params})
 
 
 def head_key(kind: str, layer: int, head: int) -> str:

@@ -15,15 +15,19 @@ from explorer.explain_service import (
     get_patching,
     gold_rows,
     heldout_pairs,
+    lens_top_tokens,
+    method_rows,
+    patching_row,
+    rollout_matrix,
 )
 from explorer.figures import explain as fig
 from explorer.figures.figures import attention_heatmap
 from explorer.frame import ensure_frame
 from explorer.i18n import md_escape, t
 from explorer.services import current_view, parameter_count, translates_ko_en
-from explorer.state import lang, tr
+from explorer.state import UrlState, choice, flag, integer, lang, text, tr
 from explorer.widgets import chart, page_header
-from transformer_core.tracing.names import RNN_ATTENTION_WEIGHTS, AttentionKind, attention_name
+from transformer_core.tracing.names import RNN_ATTENTION_WEIGHTS
 
 ensure_frame()
 
@@ -32,55 +36,21 @@ STEP_CHOICES = (8, 16, 32, 64, 128)
 # per token: paper-base's 61-token random output took 40 s at 8 steps for all of them).
 ALL_ROWS_BUDGET = 300_000_000
 DEFAULT_STEPS = 32
-URL_KEYS = {"tok": "explain_tok", "steps": "explain_steps", "b": "explain_b", "site": "explain_site",
-            "rnn": "explain_rnn"}
 RNN_MODEL = "ko-en-rnn-attention"  # the 2015 model is not in the sidebar's list (pages/history.py uses it too)
 REVEALED = "_explain_revealed"
-
-
-def seed_from_url() -> None:
-    """Widgets start from the URL once per session (tok, steps, b, site); later runs write them back."""
-    if st.session_state.get("_explain_seeded"):
-        return
-    st.session_state["_explain_seeded"] = True
-    for param, key in URL_KEYS.items():
-        raw = st.query_params.get(param)
-        if raw is None:
-            continue
-        if param in ("tok", "steps"):
-            try:
-                value = int(raw)
-            except ValueError:
-                continue
-            if param == "steps" and value not in STEP_CHOICES:
-                continue
-            st.session_state[key] = max(0, value)
-        elif param == "site" and raw in ("encoder", "decoder"):
-            st.session_state[key] = raw
-        elif param == "b":
-            st.session_state[key] = raw[:500]
-        elif param == "rnn":
-            st.session_state[key] = raw in ("1", "true")
-
-
-def write_url() -> None:
-    defaults = {"tok": 0, "steps": DEFAULT_STEPS, "b": "", "site": "encoder", "rnn": False}
-    for param, key in URL_KEYS.items():
-        value = st.session_state.get(key)
-        if param == "rnn" and value:
-            value = 1
-        if value is None or value == defaults[param]:
-            if param in st.query_params:
-                del st.query_params[param]
-        elif st.query_params.get(param) != str(value):
-            st.query_params[param] = str(value)
+# The page's URL: the widgets start from it once per session and are written back on every run
+URL = UrlState("explain", integer("tok", 0, low=0, state_key="explain_tok"),
+               choice("steps", STEP_CHOICES, DEFAULT_STEPS, parse=int, state_key="explain_steps"),
+               text("b", "", max_chars=500, state_key="explain_b"),
+               choice("site", ("encoder", "decoder"), "encoder", state_key="explain_site"),
+               flag("rnn", state_key="explain_rnn"))
 
 
 def _pick_heldout() -> None:
-    choice = st.session_state.get("explain_heldout")
-    if choice:
-        st.session_state["text"] = choice
-        st.session_state["_example_text"] = (choice, 0)  # the sidebar's example mechanism (explorer/widgets.py)
+    picked = st.session_state.get("explain_heldout")
+    if picked:
+        st.session_state["text"] = picked
+        st.session_state["_example_text"] = (picked, 0)  # the sidebar's example mechanism (explorer/widgets.py)
     st.session_state["explain_heldout"] = None
 
 
@@ -124,33 +94,10 @@ def completeness_note(explanation, row: int, steps: int) -> None:
 
 
 def methods_for_row(explanation, row: int, head: tuple[int, int] | None, trace) -> dict[str, np.ndarray]:
+    """The methods' weights for output `row` (explain_service.method_rows), labelled in the UI's language."""
     code = lang()
-    methods: dict[str, np.ndarray] = {}
-    if explanation.architecture == "transformer":
-        last = trace.n_layers("decoder") - 1
-        methods[t("explain.m_attention", code, layer=last)] = explanation.cross_attention_mean[row].numpy()
-        if head is not None:
-            weights = trace.numpy(attention_name(AttentionKind.CROSS, head[0]))[head[1], row]
-            methods[t("explain.m_best_head", code, layer=head[0], head=head[1])] = weights
-        else:
-            focused = int(np.asarray(explanation.cross_attention[:, row]).max(-1).argmax())
-            methods[t("explain.m_focused_head", code, layer=last, head=focused)] = \
-                explanation.cross_attention[focused, row].numpy()
-    elif explanation.architecture == "rnn":
-        methods[t("explain.m_rnn_alignment", code)] = explanation.cross_attention[0, row].numpy()
-    else:  # encoder-only: its last layer's self-attention row of the explained token
-        p = explanation.positions[row]
-        last = trace.n_layers("encoder") - 1
-        methods[t("explain.m_self_attention", code, layer=last)] = \
-            trace.numpy(attention_name(AttentionKind.ENCODER_SELF, last))[:, p].mean(0)
-    ig, gxi = explanation.attribution_row(row)
-    methods[t("explain.m_ig", code)] = ig.numpy()
-    methods[t("explain.m_gxi", code)] = gxi.numpy()
-    if explanation.architecture == "transformer":
-        methods[t("explain.m_rollout_cross", code)] = explanation.rollout_cross_attention[row].numpy()
-    elif explanation.architecture == "encoder-only":
-        methods[t("explain.m_rollout", code)] = explanation.rollout[explanation.positions[row]].numpy()
-    return methods
+    return {t(method.key, code, **method.params): method.weights
+            for method in method_rows(explanation, row, head, trace)}
 
 
 def methods_section(view, explanation, row: int, steps: int, gold) -> None:
@@ -216,13 +163,11 @@ def lens_section(explanation, view) -> None:
     if explanation.logit_lens is None:
         st.info(tr("explain.lens_unavailable"))
         return
-    probs, ids = explanation.logit_lens.top(1)
-    rows = len(explanation.row_tokens)
-    tokens = [view.loaded.tokenizer.convert_ids_to_tokens(layer[:rows, 0].tolist()) for layer in ids]
-    inputs = view.traced.tgt_tokens[:rows]
+    tokens, probs = lens_top_tokens(explanation, view.loaded.tokenizer)
+    inputs = view.traced.tgt_tokens[:len(explanation.row_tokens)]
     st.caption(tr("explain.lens_caption", norm=tr("explain.lens_norm" if view.loaded.config.final_norm
                                                   else "explain.lens_no_norm")))
-    st.dataframe(fig.logit_lens_table(tokens, probs[:, :rows, 0].numpy(), inputs, lang=code), width="stretch")
+    st.dataframe(fig.logit_lens_table(tokens, probs, inputs, lang=code), width="stretch")
 
 
 def patching_section(view, explanation) -> None:
@@ -247,13 +192,13 @@ def patching_section(view, explanation) -> None:
         st.error(tr("explain.patching_error", reason=str(exc)))
         return
     grid = result.grid
-    row = int(st.session_state.get("explain_tok", 0))
-    row = min(row, grid.log_probs.shape[-1] - 1)
+    row = min(int(st.session_state.get("explain_tok", 0)), grid.log_probs.shape[-1] - 1)
     token = explanation.row_tokens[row]
-    recovered = grid.recovered(row).numpy()
+    patched = patching_row(grid, row)
+    recovered = patched.recovered
     positions = explanation.src_tokens if site == "encoder" else view.traced.tgt_tokens
     layers = [f"L{i}" for i in range(recovered.shape[0])]
-    p_a, p_b = float(grid.log_probs_a[row].exp()), float(grid.log_probs_b[row].exp())
+    p_a, p_b = patched.p_a, patched.p_b
     st.markdown(tr("explain.patching_probs", token=token, p_a=f"{p_a:.3f}", p_b=f"{p_b:.3f}"))
     if np.isnan(recovered).all():
         st.info(tr("explain.patching_same"))
@@ -285,12 +230,12 @@ def rollout_section(explanation) -> None:
     with st.expander(tr("explain.rollout_matrix")):
         st.caption(tr("explain.rollout_caption"))
         src = explanation.src_tokens
-        chart(attention_heatmap(explanation.rollout.numpy(), src, src, title=tr("explain.rollout_title"), lang=code),
+        chart(attention_heatmap(rollout_matrix(explanation), src, src, title=tr("explain.rollout_title"), lang=code),
               "explain_rollout")
 
 
 page_header("explain.title", "explain.intro")
-seed_from_url()
+URL.seed()
 use_rnn = st.toggle(tr("explain.use_rnn"), key="explain_rnn", help=tr("explain.use_rnn_help"))
 view = current_view(model=RNN_MODEL if use_rnn else None, show_notices=not use_rnn)
 if view is not None:
@@ -339,4 +284,4 @@ if view is not None:
                 patching_section(view, explanation)
             else:
                 st.info(tr("explain.encoder_only_missing"))
-write_url()
+URL.write()

@@ -1,17 +1,11 @@
 """Tokens (/tokens): pieces as chips, ids, special tokens and [UNK], the piece ↔ word table, and the same
-sentence through the other bundled tokenizers (tokenizing only, through explorer.figures.tokenization)."""
+sentence through the other bundled tokenizers. Widgets and layout only: the tokenizing is explorer.tokens_service's."""
 
 import streamlit as st
 
 import transformer_core as core
-from explorer.figures.tokenization import (
-    compare_tokenizers,
-    from_tokens,
-    token_chips_html,
-    tokenization_table,
-    tokenize,
-    tokenizer_fingerprint,
-)
+from explorer import tokens_service
+from explorer.figures.tokenization import token_chips_html, tokenization_table
 from explorer.figures.vocab import (
     TOKENIZATION_SPECIMENS,
     WORDLIST_SPECIMENS,
@@ -66,7 +60,7 @@ view = current_view()
 if view is not None:
     text, tokenizer = view.settings.text, view.loaded.tokenizer
     ko_en = translates_ko_en(view.loaded)
-    source = tokenize(tokenizer, text, max_length=view.loaded.config.max_len)
+    source = tokens_service.source_tokens(tokenizer, text, view.loaded.config.max_len)
     st.subheader(tr("tokens.source"))
     chips(source)
     counts(source)
@@ -74,7 +68,7 @@ if view is not None:
     labels.update(normal=tr("kind.normal"), special=tr("kind.special"), unk=tr("kind.unk"))
     if view.traced.has_decoder:
         st.subheader(tr("tokens.target"))
-        chips(from_tokens(tokenizer, view.traced.tgt_tokens))
+        chips(tokens_service.target_tokens(tokenizer, view.traced.tgt_tokens))
     if ko_en or view.loaded.name == "paper-base":
         with st.expander(tr("vocab.why_title")):
             st.markdown(tr("vocab.why_body", **TOKENIZATION_SPECIMENS))
@@ -85,24 +79,10 @@ if view is not None:
 
     st.subheader(tr("tokens.compare"))
     st.caption(tr("tokens.compare_caption"))
-    seen = {tokenizer_fingerprint(tokenizer): view.loaded.name}
-    others, notes = {}, []
-    for info in core.list_models():
-        if info.name == view.loaded.name or not info.available:
-            continue
-        try:
-            other = get_tokenizer(info.name)
-        except Exception as exc:
-            notes.append(tr("msg.tokenizer_failed", name=info.name, reason=type(exc).__name__))
-            continue
-        fingerprint = tokenizer_fingerprint(other)
-        if fingerprint in seen:
-            notes.append(tr("msg.same_tokenizer", name=info.name, other=seen[fingerprint]))
-            continue
-        seen[fingerprint] = info.name
-        others[info.name] = other
-    if others:
-        results = compare_tokenizers({view.loaded.name: tokenizer, **others}, text)
+    available = [info.name for info in core.list_models() if info.available]
+    comparison = tokens_service.compare_with_others(view.loaded.name, tokenizer, text, available, get_tokenizer)
+    results = comparison.results
+    if results:
         columns = st.columns(len(results))
         for column, (name, tok) in zip(columns, results.items(), strict=True):
             with column, st.container(border=True):
@@ -111,5 +91,8 @@ if view is not None:
                 chips(tok)
     else:
         st.info(tr("tokens.compare_none"))
-    for note in notes:
-        st.caption(note)
+    for note in comparison.notes:
+        if note.kind == "failed":
+            st.caption(tr("msg.tokenizer_failed", name=note.name, reason=note.reason))
+        else:
+            st.caption(tr("msg.same_tokenizer", name=note.name, other=note.other))

@@ -1,78 +1,65 @@
 """Training lab (/train): train the paper's model live and watch its attention learn the alignment.
 
-Widgets and layout only. The training runs in the lab's background workers: this server's own worker
-process (transformer_core.training.jobs.JobManager), or, with TRANSFORMER_EXPLORER_REDIS_URL set, RQ workers
-anywhere (transformer_core.training.queue.RedisJobManager); one manager per server in st.cache_resource, the
-same methods either way. A job per recipe, shared by every session that starts the same recipe; this page polls
-it with st.fragment(run_every=...) and never trains in the script thread. From the first second after Start it
-says what is happening (waiting for a worker · starting · step N of M · scoring and saving) with a running clock;
-Redis going away shows "the lab is unavailable" and the page picks up again when it is back. After the run, a step
-slider (and Play) replays the snapshots; `/train?run=NAME` replays a run saved in the lab models folder.
+Widgets and layout only (the rest: explorer/lab_service.py). The training runs in the lab's background workers:
+this server's own worker process (transformer_core.training.jobs.JobManager), or, with
+TRANSFORMER_EXPLORER_REDIS_URL set, RQ workers anywhere (transformer_core.training.queue.RedisJobManager); one
+manager per server in st.cache_resource, the same methods either way. A job per recipe, shared by every session
+that starts the same recipe; this page polls it with st.fragment(run_every=...) and never trains in the script
+thread. From the first second after Start it says what is happening (waiting for a worker · starting · step N of M
+· scoring and saving) with a running clock; Redis going away shows "the lab is unavailable" and the page picks up
+again when it is back. After the run, a step slider (and Play) replays the snapshots; `/train?run=NAME` replays a
+run saved in the lab models folder.
 A link can preset the recipe (?task=reverse&preset=tiny&budget=30&seed=1, read on the first visit);
 the query parameter `max_steps` (optional) ends runs after that many steps (tests, quick demos).
 """
 
 from __future__ import annotations
 
-import re
 import time
 import uuid
 from pathlib import Path
 
 import streamlit as st
 
+from explorer import lab_service
 from explorer.figures import lab as lab_figs
 from explorer.frame import ensure_frame
 from explorer.i18n import t
-from explorer.state import lang, settings, tr
+from explorer.lab_service import BUDGETS, MAX_SEED, curve_points, task_of
+from explorer.state import UrlState, choice, integer, lang, settings, text, tr
 from explorer.widgets import chart, page_header
 from transformer_core.io.loading import lab_models_dir
-from transformer_core.store import StoreUnavailable, redis_url
-from transformer_core.tasks import LAB_TASKS, has_core_grammar
+from transformer_core.store import StoreUnavailable
+from transformer_core.tasks import has_core_grammar
 from transformer_core.tracing.names import ATTENTION_KINDS, AttentionKind
 from transformer_core.training import jobs as lab_jobs
 from transformer_core.training.lab_run import EVALUATING, STARTING, UNFINISHED_DIR, publish_unfinished
-from transformer_core.training.recipes import (
-    CLASSIFIER_TASKS,
-    DEFAULT_BUDGET_S,
-    DEFAULT_PROBES,
-    GOALS,
-    PRESETS,
-    LabRecipe,
-    count_parameters,
-    fits_task,
-    lab_plan,
-    meets_goal,
-    planned_steps,
-    probe_problem,
-    tokenizer_for,
-)
-from transformer_core.training.snapshots import has_snapshots, load_snapshots
+from transformer_core.training.recipes import DEFAULT_BUDGET_S, LabRecipe, planned_steps
+from transformer_core.training.snapshots import load_snapshots
 
 ensure_frame()
 
-BUDGETS = [30, 60, 120, 180, 300, 600]
 POLL_S = 1.0  # how often a watching page asks the job for news
 PLAY_S = 0.8  # replay speed: one snapshot per this many seconds
-RUN_NAME = re.compile(rf"^({UNFINISHED_DIR}/)?[A-Za-z0-9][A-Za-z0-9._-]{{0,120}}$")  # a stopped run: _unfinished/NAME
 UNAVAILABLE_POLL_S = 3.0  # how often a page asks whether the queue (Redis) is back
+# The page's URL: a link can preset the recipe (read on the first visit); max_steps ends runs early (tests,
+# demos); run replays a saved run.
+URL = UrlState("lab", choice("task", lab_service.lab_task_names(), "ko-en", state_key="lab_task"),
+               choice("preset", lab_service.preset_names(), "class", state_key="lab_preset"),
+               choice("budget", BUDGETS, DEFAULT_BUDGET_S, parse=int, state_key="lab_budget"),
+               integer("seed", 0, low=0, high=MAX_SEED, state_key="lab_seed"),
+               integer("max_steps", 0, low=0), text("run", "", max_chars=200))
 
 
 @st.cache_resource(show_spinner=False)
 def lab_manager():
-    """ONE job manager per server: every session sees the same jobs. With TRANSFORMER_EXPLORER_REDIS_URL the
-    queue's (every server and worker shares its jobs), else this server's own (`make run`)."""
-    url = redis_url()
-    if url:
-        from transformer_core.training.queue import RedisJobManager
-
-        return RedisJobManager(url)
-    return lab_jobs.JobManager(models_dir=lab_models_dir)  # the folder is looked up when a job saves
+    """ONE job manager per server: every session sees the same jobs (lab_service.make_manager says which)."""
+    return lab_service.make_manager()
 
 
 @st.cache_resource(show_spinner=False)
 def lab_tokenizer(task: str):
-    return tokenizer_for(task, lab=True)
+    return lab_service.lab_tokenizer(task)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
@@ -88,10 +75,7 @@ def session_id() -> str:
 
 
 def max_steps_param() -> int:
-    try:
-        return max(0, int(st.query_params.get("max_steps", 0)))
-    except ValueError:
-        return 0
+    return URL.get("max_steps")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -113,9 +97,9 @@ def attention_pickers(snapshot, prefix: str) -> tuple[str, int, int]:
 @st.cache_resource(show_spinner=False, max_entries=64)
 def live_curves(job_id: str, snapshot_step: int, code: str, _status: dict):
     """The live curves of a job at its latest snapshot: one figure shared by all who watch it."""
-    recipe = _status["recipe"]
+    task = task_of(_status["recipe"].task)
     return lab_figs.curves_figure(_status["history"], curve_points(_status["snapshots"]), lang=code,
-                                  reverse_task=recipe.task == "reverse", classifier=recipe.task in CLASSIFIER_TASKS)
+                                  reverse_task=task.anti_diagonal, classifier=task.classifier)
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
@@ -132,22 +116,18 @@ def show_attention(snapshot, kind: str, layer: int, head: int, key: str, source:
 
 def shown_output(snapshot, task: str) -> str:
     """What a snapshot's model said: the translation, or the classifier's speech level in the UI's language."""
-    if task in CLASSIFIER_TASKS and snapshot.output_text:
+    if task_of(task).classifier and snapshot.output_text:
         return t(f"lab.level.{snapshot.output_text}", lang())
     return snapshot.output_text or t("lab.empty_output", lang())
 
 
 def show_cls_rows(snapshot, task: str, key: str) -> None:
     """The classifier's [CLS] row per layer, the verb ending boxed (nothing for the other tasks)."""
-    if task not in CLASSIFIER_TASKS:
+    if not task_of(task).classifier:
         return
     chart(lab_figs.cls_rows_figure(snapshot.attention[AttentionKind.ENCODER_SELF], snapshot.src_tokens,
                                    step=snapshot.step, lang=lang()), f"lab_cls_step{snapshot.step}", key=key)
     st.caption(tr("lab.cls_caption"))
-
-
-def curve_points(snapshots) -> list[dict]:
-    return [{"step": s.step, "exact_match": s.exact_match, "alignment": s.alignment} for s in snapshots]
 
 
 def replay(snapshots, history: list[tuple[int, float]], task: str, key: str, source: str) -> None:
@@ -180,7 +160,7 @@ def replay(snapshots, history: list[tuple[int, float]], task: str, key: str, sou
         step = st.select_slider(tr("lab.step_slider"), options=steps, key=slider_key)
         snapshot = snapshots[steps.index(step)]
         chart(lab_figs.curves_figure(history, curve_points(snapshots), lang=lang(), marker_step=step,
-                                     reverse_task=task == "reverse", classifier=task in CLASSIFIER_TASKS),
+                                     reverse_task=task_of(task).anti_diagonal, classifier=task_of(task).classifier),
               "lab_curves", key=f"{key}_curves")
         st.text(t("lab.says_at", lang(), step=step, output=shown_output(snapshot, task)))
         show_cls_rows(snapshot, task, key=f"{key}_cls")
@@ -236,13 +216,12 @@ def show_live(job: lab_jobs.Job, manager, session: str) -> None:
         recipe = status["recipe"]
         if not phase_line(status, manager, job):
             return
-        planned = planned_steps(recipe)
-        seconds = min(status["seconds"], recipe.budget_s)  # the last step may end a moment after the budget
-        fraction = lab_figs.progress_fraction(status["step"], seconds, recipe.budget_s, planned)
-        remaining = lab_figs.remaining_seconds(status["step"], seconds, recipe.budget_s, planned)
-        st.progress(fraction, text=tr("lab.progress", step=status["step"], steps=planned,
-                                      elapsed=lab_figs.format_duration(seconds),
-                                      budget=lab_figs.format_duration(recipe.budget_s),
+        now = lab_service.live_progress(status)
+        fraction = lab_figs.progress_fraction(now.step, now.seconds, now.budget_s, now.planned)
+        remaining = lab_figs.remaining_seconds(now.step, now.seconds, now.budget_s, now.planned)
+        st.progress(fraction, text=tr("lab.progress", step=now.step, steps=now.planned,
+                                      elapsed=lab_figs.format_duration(now.seconds),
+                                      budget=lab_figs.format_duration(now.budget_s),
                                       remaining=lab_figs.format_duration(remaining), rate=status["steps_per_s"]))
         st.caption(tr("lab.watchers", n=len(job.viewers())))
         snapshots = status["snapshots"]
@@ -262,17 +241,15 @@ def show_live(job: lab_jobs.Job, manager, session: str) -> None:
 
 
 def goal_note(task: str, metrics: dict, steps: int, planned: int) -> None:
-    """Say so when a run ended short of its task's goal (GOALS), and why: the clock or the size."""
-    if not metrics or task not in GOALS or meets_goal(task, metrics["exact_match"], metrics["lab_alignment"]):
-        return
-    exact, align = GOALS[task]
-    key = "lab.short_of_goal_time" if steps < planned else "lab.short_of_goal_steps"
-    suffix = "_classifier" if task in CLASSIFIER_TASKS else ""
-    st.warning(tr(key + suffix, exact=exact, align=align, steps=steps, planned=planned))
+    """Say so when a run ended short of its task's goal, and why: the clock or the size."""
+    key = lab_service.goal_shortfall(task, metrics, steps, planned)
+    if key is not None:
+        exact, align = task_of(task).goals
+        st.warning(tr(key, exact=exact, align=align, steps=steps, planned=planned))
 
 
 def done_line(task: str, metrics: dict, steps: int, seconds: float) -> None:
-    key = "lab.done_classifier" if task in CLASSIFIER_TASKS else "lab.done"
+    key = "lab.done_classifier" if task_of(task).classifier else "lab.done"
     st.success(tr(key, steps=steps, seconds=seconds, n=metrics["n"], exact=metrics["exact_match"],
                   align=metrics["lab_alignment"]))
 
@@ -291,7 +268,7 @@ def show_stopped(status: dict) -> None:
     recipe, metrics = status["recipe"], status["metrics"]
     st.warning(tr("lab.stopped_at", step=status["step"], seconds=status["seconds"], planned=planned_steps(recipe)))
     if metrics:
-        key = "lab.stopped_scores_classifier" if recipe.task in CLASSIFIER_TASKS else "lab.stopped_scores"
+        key = "lab.stopped_scores_classifier" if task_of(recipe.task).classifier else "lab.stopped_scores"
         st.caption(tr(key, n=metrics["n"], exact=metrics["exact_match"], align=metrics["lab_alignment"]))
     if status["save_error"]:
         st.error(tr("lab.save_failed", reason=status["save_error"]))
@@ -338,11 +315,11 @@ def show_finished(job: lab_jobs.Job) -> None:
     metrics = status["metrics"]
     if metrics:
         done_line(recipe.task, metrics, status["step"], status["seconds"])
-        if recipe.task in CLASSIFIER_TASKS:
+        if task_of(recipe.task).classifier:
             st.caption(tr("lab.metrics_note_classifier", n=metrics["n"]))
         else:
             st.caption(tr("lab.metrics_note", n=metrics["n"],
-                          extra=tr("lab.anti_diagonal_note") if recipe.task == "reverse" else ""))
+                          extra=tr("lab.anti_diagonal_note") if task_of(recipe.task).anti_diagonal else ""))
         if status["state"] == lab_jobs.DONE:
             goal_note(recipe.task, metrics, status["step"], planned_steps(recipe))
     if status["save_error"]:
@@ -357,52 +334,31 @@ def show_finished(job: lab_jobs.Job) -> None:
 
 def show_saved_run(name: str) -> None:
     """`/train?run=NAME`: replay a run saved in the lab models folder (by the page or the CLI)."""
-    directory = lab_models_dir() / name
     if st.button(tr("lab.back"), icon=":material/arrow_back:"):
-        del st.query_params["run"]
+        URL.write({"run": ""})
         st.rerun()
-    if not RUN_NAME.match(name) or not has_snapshots(directory):
-        st.error(tr("lab.run_missing", name=name, reason=str(directory)))
+    directory = lab_service.saved_run_dir(name)
+    if directory is None:
+        st.error(tr("lab.run_missing", name=name, reason=str(lab_models_dir() / name)))
         return
     try:
-        mtime = (directory / "snapshots.json").stat().st_mtime
-        snapshots, history, info = saved_run(str(directory), mtime)
+        run = lab_service.read_saved_run(
+            name, directory, saved_run(str(directory), lab_service.snapshots_mtime(directory)))
     except (OSError, ValueError, KeyError) as exc:
         st.error(tr("lab.run_missing", name=name, reason=f"{type(exc).__name__}: {exc}"))
         return
     st.subheader(tr("lab.run_title", name=name))
-    task = info.get("recipe", {}).get("task", "")
-    metrics = info.get("metrics") or {}
-    if metrics:
-        done_line(task, metrics, info.get("steps", 0), info.get("seconds", 0.0))
-    points = [(row["step"], row["loss"]) for row in history]
-    replay(snapshots, points, task, key=f"lab_saved_{name}", source=f"{name}@{mtime}")
+    if run.metrics:
+        done_line(run.task, run.metrics, run.steps, run.seconds)
+    replay(run.snapshots, run.history, run.task, key=f"lab_saved_{name}", source=run.source)
 
 
 # ------------------------------------------------------------------------------------------------
 # The recipe form
 
-def seed_recipe_from_url() -> None:
-    """On a session's first visit, ?task=&preset=&budget=&seed= preset the form (unknown values ignored)."""
-    if "_lab_url_read" in st.session_state:
-        return
-    st.session_state["_lab_url_read"] = True
-    params = st.query_params
-    if params.get("task") in LAB_TASKS:
-        st.session_state["lab_task"] = params["task"]
-    if params.get("preset") in PRESETS:
-        st.session_state["lab_preset"] = params["preset"]
-    budget = str(params.get("budget", ""))
-    if budget.isdigit() and int(budget) in BUDGETS:
-        st.session_state["lab_budget"] = int(budget)
-    seed = str(params.get("seed", ""))
-    if seed.isdigit():
-        st.session_state["lab_seed"] = min(int(seed), 9999)
-
-
-def probe_note(task: str, text: str, problem: dict | None) -> None:
+def probe_note(choice: lab_service.ProbeChoice) -> None:
     """Which sentence the run watches, and when it is not the sidebar's, why (the words outside the vocabulary)."""
-    default = DEFAULT_PROBES[task]
+    text, problem, default = choice.text, choice.problem, choice.default
     if problem is None:
         st.caption(tr("lab.probe_user", text=text))
     elif problem["reason"] == "empty":
@@ -416,67 +372,53 @@ def probe_note(task: str, text: str, problem: dict | None) -> None:
 
 
 def recipe_form(manager: lab_jobs.JobManager, session: str) -> LabRecipe:
-    seed_recipe_from_url()
+    URL.seed()  # ?task=&preset=&budget=&seed= preset the form on a session's first visit (odd values ignored)
     code = lang()
     left, right = st.columns([2, 3])
     with left:
-        task = st.selectbox(tr("lab.task"), list(LAB_TASKS), key="lab_task", help=tr("lab.task_help"),
+        task = st.selectbox(tr("lab.task"), lab_service.lab_task_names(), key="lab_task", help=tr("lab.task_help"),
                             format_func=lambda k: t(f"lab.task.{k}", code))
         st.session_state.setdefault("lab_preset", "class")
         st.session_state.setdefault("lab_budget", DEFAULT_BUDGET_S)
         st.session_state.setdefault("lab_seed", 0)
-        preset = st.segmented_control(tr("lab.preset"), list(PRESETS), key="lab_preset",
+        preset = st.segmented_control(tr("lab.preset"), lab_service.preset_names(), key="lab_preset",
                                       required=True, format_func=lambda k: t(f"lab.preset.{k}", code)) or "class"
         budget = st.select_slider(tr("lab.budget"), BUDGETS, key="lab_budget",
                                   help=tr("lab.budget_help", steps=planned_steps(LabRecipe(
                                       task=task, preset=preset, max_steps=max_steps_param()))))
-        seed = int(st.number_input(tr("lab.seed"), min_value=0, max_value=9999, step=1, key="lab_seed",
+        seed = int(st.number_input(tr("lab.seed"), min_value=0, max_value=MAX_SEED, step=1, key="lab_seed",
                                    help=tr("lab.seed_help")))
     tokenizer = lab_tokenizer(task)
-    rows = []
-    for name in PRESETS:
-        config = lab_plan(LabRecipe(task=task, preset=name), tokenizer).config
-        rows.append({"preset": name, "d_model": config.d_model, "heads": config.n_heads,
-                     "layers": config.n_encoder_layers, "decoder_layers": config.n_decoder_layers,
-                     "d_ff": config.d_ff, "params": count_parameters(config)})
-    text = settings().text.strip()
-    fits = fits_task(task, text, tokenizer)
-    problem = None if fits else probe_problem(task, text, tokenizer)
-    # the default probe typed in the sidebar is the user's sentence too; the recipe keeps '' (one shared job)
-    probe = text if fits and text != DEFAULT_PROBES[task] else ""
+    probe = lab_service.probe_choice(task, settings().text, tokenizer)
     with right:
-        st.dataframe(lab_figs.preset_table(rows, lang=code), hide_index=True, width="stretch")
-        if task == "ko-en":
+        st.dataframe(lab_figs.preset_table(lab_service.preset_rows(task, tokenizer), lang=code), hide_index=True,
+                     width="stretch")
+        if task_of(task).grammar:
             st.caption(tr("lab.grammar_core" if has_core_grammar() else "lab.grammar_full"))
-        probe_note(task, text, problem)
+        probe_note(probe)
         if manager.kind == "queue":
             st.caption(tr("lab.where.queue"))
         else:
             st.caption(tr("lab.device_note", device=settings().device))
     return LabRecipe(task=task, preset=preset, budget_s=int(budget), seed=seed, device=settings().device,
-                     max_steps=max_steps_param(), probe=probe)
+                     max_steps=max_steps_param(), probe=probe.probe)
 
 
 def finished_list(manager: lab_jobs.JobManager) -> None:
-    done = manager.finished()
+    done = lab_service.finished_runs(manager)
     if not done:
         return
     with st.expander(tr("lab.finished_jobs", n=len(done))):
-        for job in done:
-            status = job.status()
-            recipe = status["recipe"]
-            exact = status["metrics"].get("exact_match")
-            state = tr(f"lab.state.{status['state']}")
-            line = (f"{recipe.task} · {recipe.preset} · {recipe.budget_s} s · seed {recipe.seed} — "
-                    f"{state} · {status['step']} {tr('lab.col.steps')}"
-                    + (f" · {tr('fig.lab.accuracy' if recipe.task in CLASSIFIER_TASKS else 'lab.col.exact')} "
-                       f"{exact:.1%}" if exact is not None else ""))
+        for run in done:
+            state = tr(f"lab.state.{run.state}")
+            line = (f"{run.task} · {run.preset} · {run.budget_s} s · seed {run.seed} — "
+                    f"{state} · {run.step} {tr('lab.col.steps')}"
+                    + (f" · {tr('fig.lab.accuracy' if run.classifier else 'lab.col.exact')} "
+                       f"{run.exact:.1%}" if run.exact is not None else ""))
             st.text(line)
-            if status["model_dir"] is not None:
-                folder = Path(status["model_dir"])
-                run = f"{UNFINISHED_DIR}/{folder.name}" if folder.parent.name == UNFINISHED_DIR else folder.name
+            if run.run:
                 st.page_link("pages/train.py", label=tr("lab.col.replay"), icon=":material/replay:",
-                             query_params={"run": run})
+                             query_params={"run": run.run})
 
 
 # ------------------------------------------------------------------------------------------------
@@ -532,7 +474,7 @@ def lab_controls(manager, session: str) -> None:
 page_header("lab.title", "lab.intro")
 manager = lab_manager()
 session = session_id()
-run_name = st.query_params.get("run")
+run_name = URL.get("run")
 if run_name:
     show_saved_run(run_name)
 else:

@@ -52,6 +52,17 @@ def test_pages_compute_no_softmax_and_read_no_weights():
                 f"{path.name}:{node.lineno} reads the model's {name}"
 
 
+def test_pages_are_handed_numpy_and_convert_no_tensor():
+    """Services hand the pages numpy: no `.numpy()` (without a trace name), `.detach()`, `.cpu()` or `.item()` in a
+    page."""
+    for path in PAGES:
+        for node in ast.walk(tree_of(path)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args \
+                    and node.func.attr in ("numpy", "detach", "cpu", "item"):
+                raise AssertionError(f"{path.name}:{node.lineno} converts a tensor ({node.func.attr}()): "
+                                     "let its service return numpy")
+
+
 def test_figure_builders_never_import_streamlit_or_torch():
     figures = sorted((ROOT / "explorer" / "figures").rglob("*.py"))
     assert figures

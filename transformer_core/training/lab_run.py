@@ -21,7 +21,7 @@ import torch
 
 from transformer_core.data import BOS_ID
 from transformer_core.inference.devices import resolve_device
-from transformer_core.tasks import SPEECH_LEVELS, has_core_grammar, speech_level_data
+from transformer_core.tasks import SPEECH_LEVELS, has_core_grammar, lab_task, speech_level_data
 from transformer_core.tracing.names import AttentionKind, attention_name
 from transformer_core.training.classify import (
     accuracy,
@@ -211,8 +211,9 @@ def recipe_lines(recipe: LabRecipe, plan, figures: list[str] | None = None) -> l
 def lab_config_fields(recipe: LabRecipe) -> dict:
     """What config.json says about a lab model: ko-en ones are evaluated by evaluate.py on the core grammar."""
     fields: dict = {"lab_recipe": asdict(recipe)}
-    if recipe.task == "ko-en":
-        fields.update(task="ko-en", grammar="core" if has_core_grammar() else "full")
+    task = lab_task(recipe.task)
+    if task.grammar:
+        fields.update(task=task.name, grammar="core" if has_core_grammar() else "full")
     return fields
 
 
@@ -247,10 +248,10 @@ def save_lab_model(out: Path, recipe: LabRecipe, plan, result: TrainResult, snap
     """The model dir (model + card + snapshots), written atomically (save_atomically)."""
     figures = []
     if metrics:
+        share = ", anti-diagonal share" if lab_task(recipe.task).anti_diagonal else ""
         figures = [f"- held-out ({metrics['n']} sentences, seed {metrics['seed']}): exact match "
                    f"{metrics['exact_match']:.1%}, alignment accuracy {metrics['lab_alignment']:.1%} "
-                   "(best decoder layer, head average" + (", anti-diagonal share" if recipe.task == "reverse"
-                                                           else "") + ")"]
+                   f"(best decoder layer, head average{share})"]
     overhead = snapshot_seconds / result.seconds if result.seconds else 0.0
     notes = [f"- {len(snapshots)} snapshots kept, taking them cost {snapshot_seconds:.1f} s "
              f"({overhead:.1%} of the training time)"]

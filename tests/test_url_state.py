@@ -1,0 +1,87 @@
+"""explorer.state's declarative URL keys: a page declares them once; odd values in the URL are the defaults (never
+an error), allowed ones seed the widgets once per session, and the widgets' values go back into the URL with the
+defaults left out."""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.state import UrlState, choice, flag, integer, text
+
+streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+
+PAGE_URL = UrlState("sample", choice("task", ("ko-en", "reverse"), "ko-en", state_key="w_task"),
+                    choice("budget", (30, 60, 120), 120, parse=int, state_key="w_budget"),
+                    integer("seed", 0, low=0, high=9999, state_key="w_seed"),
+                    flag("rnn", state_key="w_rnn"),
+                    text("run", "", max_chars=16, pattern=r"[a-z0-9-]+"))
+DEFAULTS = {"task": "ko-en", "budget": 120, "seed": 0, "rnn": False, "run": ""}
+
+
+@pytest.mark.parametrize("query", [
+    {},
+    {"task": "french", "budget": "45", "seed": "many", "rnn": "", "run": "../etc/passwd"},
+    {"task": "", "budget": "1e9", "seed": "9" * 400, "rnn": "yes please", "run": "a b"},
+    {"task": "REVERSE", "budget": "-30", "seed": "", "rnn": "0", "run": "<script>"},
+    {"budget": "\x00", "seed": "½", "run": "\u200b"},
+])
+def test_odd_or_missing_values_are_the_defaults(query):
+    values = PAGE_URL.parse(query)
+    assert values["task"] == "ko-en" and values["budget"] == 120 and values["rnn"] is False and values["run"] == ""
+    assert values["seed"] == (9999 if query.get("seed", "").startswith("9") else 0)
+
+
+def test_allowed_values_are_read_with_their_types_and_numbers_are_clamped():
+    values = PAGE_URL.parse({"task": "reverse", "budget": "60", "seed": "-4", "rnn": "true", "run": "lab-copy-tiny"})
+    assert values == {"task": "reverse", "budget": 60, "seed": 0, "rnn": True, "run": "lab-copy-tiny"}
+    assert PAGE_URL.parse({"seed": " 12345 ", "run": "a" * 40})["seed"] == 9999
+    assert PAGE_URL.parse({"run": "a" * 40})["run"] == "a" * 16  # cut to max_chars, then matched
+
+
+def test_defaults_are_left_out_of_the_url_and_other_values_written_as_text():
+    assert PAGE_URL.encode(DEFAULTS) == dict.fromkeys(DEFAULTS)
+    assert PAGE_URL.encode({"task": "reverse", "budget": 30, "seed": 7, "rnn": True}) == {
+        "task": "reverse", "budget": "30", "seed": "7", "rnn": "1"}
+    written = {name: shown for name, shown in
+               PAGE_URL.encode({"task": "reverse", "budget": 60, "seed": 3, "rnn": True, "run": "x1"}).items()}
+    assert PAGE_URL.parse(written) == {"task": "reverse", "budget": 60, "seed": 3, "rnn": True, "run": "x1"}
+
+
+def url_page() -> None:
+    """A page that declares its keys, seeds its widgets from the URL and writes them back."""
+    import streamlit as st
+
+    from explorer.state import UrlState, choice, flag, integer
+
+    url = UrlState("sample", choice("task", ("ko-en", "reverse"), "ko-en", state_key="w_task"),
+                   integer("seed", 0, low=0, high=9999, state_key="w_seed"), flag("rnn", state_key="w_rnn"))
+    url.seed()
+    st.selectbox("task", ["ko-en", "reverse"], key="w_task")
+    st.number_input("seed", min_value=0, max_value=9999, key="w_seed")
+    st.checkbox("rnn", key="w_rnn")
+    url.write()
+
+
+def test_a_page_with_odd_values_in_its_url_runs_on_the_defaults_and_cleans_the_url():
+    at = streamlit_testing.AppTest.from_function(url_page, default_timeout=30)
+    for key, value in {"task": "french", "seed": "lots", "rnn": "maybe"}.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    assert at.selectbox[0].value == "ko-en" and at.number_input[0].value == 0 and at.checkbox[0].value is False
+    assert not {"task", "seed", "rnn"} & set(at.query_params)
+
+
+def test_a_page_seeds_its_widgets_from_the_url_once_and_writes_their_changes_back():
+    at = streamlit_testing.AppTest.from_function(url_page, default_timeout=30)
+    at.query_params["task"] = "reverse"
+    at.query_params["seed"] = "42"
+    at.query_params["rnn"] = "1"
+    at.run()
+    assert not at.exception
+    assert at.selectbox[0].value == "reverse" and at.number_input[0].value == 42 and at.checkbox[0].value is True
+    at.selectbox[0].set_value("ko-en")
+    at.number_input[0].set_value(7)
+    at.run()
+    assert at.query_params.get("seed") in ("7", ["7"]) and "task" not in at.query_params
+    assert at.number_input[0].value == 7  # the URL seeds once: the widget's change stands
