@@ -52,7 +52,8 @@ def methods_figure(methods: Mapping[str, np.ndarray], src_tokens: Sequence[str],
                                     "tickangle": -45, "automargin": True, "matches": "x" if i else None}
         layout[f"yaxis{suffix}"] = {"domain": [max(0.0, top - height), top], "range": [-1.05, 1.05],
                                     "zeroline": True, "zerolinecolor": "#888", "showgrid": False,
-                                    "tickvals": [-1, 0, 1], "anchor": f"x{suffix}"}
+                                    "tickvals": [-1, 0, 1], "ticktext": ["−1", "0", "1"], "automargin": True,
+                                    "anchor": f"x{suffix}"}
         layout.setdefault("annotations", []).append({
             "text": f"<b>{name}</b>", "xref": "paper", "yref": "paper", "x": 0.0, "y": top, "xanchor": "left",
             "yanchor": "bottom", "showarrow": False, "font": {"size": 12},
@@ -65,7 +66,7 @@ def methods_figure(methods: Mapping[str, np.ndarray], src_tokens: Sequence[str],
                                         "len": 0.6}}
     layout.update({
         "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": 15}},
-        "height": 150 + 120 * n, "margin": {"l": 10, "r": 10, "t": 70, "b": 10},
+        "height": 150 + 120 * n, "margin": {"l": 40, "r": 10, "t": 70, "b": 10},
         "font": {"family": FONT_FAMILY, "size": 12}, "plot_bgcolor": "white", "paper_bgcolor": "white",
         "bargap": 0.25,
     })
