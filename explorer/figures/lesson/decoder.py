@@ -75,15 +75,33 @@ def _next_token_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
                     reveal=t("lesson.next_token.reveal", lang, token=md_escape(chosen), p=f"{probs[0]:.1%}"))
 
 
-def _full_picture_figure(data: LessonData, lang: str, assumed_width: int = 900) -> go.Figure:
-    """Every layer x head of every attention kind in ONE figure (square tiles)."""
+def _full_picture_figure(data: LessonData, lang: str, assumed_width: int = 900,
+                         side_by_side: bool = False) -> go.Figure:
+    """Every layer x head of every attention kind in ONE figure (square tiles); `side_by_side` (the projector):
+    the kinds next to each other, every tile's tokens named."""
     from explorer.figures.attention import DEC_SELF, kinds_in
 
     names = {ENC_SELF: t("lesson.kind.enc", lang), DEC_SELF: t("lesson.kind.dec", lang),
              CROSS: t("lesson.kind.cross", lang)}
-    stacks = [(names[kind], stack(data.trace, kind)) for kind in kinds_in(data.trace)]
+    kinds = kinds_in(data.trace)
+    stacks = [(names[kind], stack(data.trace, kind)) for kind in kinds]
+    if side_by_side:
+        return figures.all_heads_side_by_side(stacks, [_kind_tokens(data, kind) for kind in kinds],
+                                              title=t("lesson.full_picture.title", lang), lang=lang)
     return figures.all_heads_overview(stacks, title=t("lesson.full_picture.title", lang), lang=lang,
                                       assumed_width=assumed_width)
+
+
+def _kind_tokens(data: LessonData, kind) -> tuple[list[str], list[str]]:
+    """(query tokens, key tokens) of an attention kind's maps: source for the encoder, the decoder's input
+    tokens for its self-attention, the written output token x source for cross-attention (as step 17)."""
+    from explorer.figures.attention import DEC_SELF
+
+    if kind == ENC_SELF:
+        return list(data.src_tokens), list(data.src_tokens)
+    if kind == DEC_SELF:
+        return list(data.tgt_tokens), list(data.tgt_tokens)
+    return list(data.predicted_tokens), list(data.src_tokens)  # a cross row: the output token it writes
 
 
 def _full_picture_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
