@@ -9,6 +9,7 @@ import numpy as np
 import streamlit as st
 
 from explorer.explain_service import (
+    TokenCountMismatch,
     best_head,
     get_explanation,
     get_patched_output,
@@ -243,22 +244,41 @@ def patching_section(view, explanation) -> None:
     try:
         with st.spinner(tr("explain.patching_running")):
             result = get_patching(view.loaded.name, view.settings.text, text_b, view.settings.device, site)
+    except TokenCountMismatch as exc:
+        st.error(tr("screen.patch_count", a=exc.count_a, b=exc.count_b))
+        st.caption(tr("screen.patch_count_tokens"))
+        st.code(" ".join(exc.tokens_b), language=None, wrap_lines=True)
+        return
     except ValueError as exc:
         st.error(tr("explain.patching_error", reason=str(exc)))
         return
     grid = result.grid
-    row = int(st.session_state.get("explain_tok", 0))
-    row = min(row, grid.log_probs.shape[-1] - 1)
-    token = explanation.row_tokens[row]
+    probs_a, probs_b = grid.log_probs_a.exp().numpy(), grid.log_probs_b.exp().numpy()
+    tokens = explanation.row_tokens[:len(probs_a)]
+    signature = (view.loaded.name, view.settings.text, text_b, site)
+    if st.session_state.get("_explain_patch_for") != signature:  # new sentences: the most changed token
+        st.session_state["_explain_patch_for"] = signature
+        st.session_state["explain_patch_tok"] = fig.most_changed_row(probs_a, probs_b)
+    row = int(st.selectbox(tr("screen.patch_pick"), list(range(len(tokens))), key="explain_patch_tok",
+                           help=tr("screen.patch_pick_help"),
+                           format_func=lambda i: f"{i}: {tokens[i]} (A {probs_a[i]:.2f} · B {probs_b[i]:.2f})"))
+    token = tokens[row]
     recovered = grid.recovered(row).numpy()
     positions = explanation.src_tokens if site == "encoder" else view.traced.tgt_tokens
     layers = [f"L{i}" for i in range(recovered.shape[0])]
-    p_a, p_b = float(grid.log_probs_a[row].exp()), float(grid.log_probs_b[row].exp())
+    p_a, p_b = float(probs_a[row]), float(probs_b[row])
     st.markdown(tr("explain.patching_probs", token=token, p_a=f"{p_a:.3f}", p_b=f"{p_b:.3f}"))
     if np.isnan(recovered).all():
         st.info(tr("explain.patching_same"))
+    elif not fig.measurable(p_a, p_b):
+        st.warning(tr("screen.patch_too_small", token=token, gap=f"{abs(p_a - p_b):.3f}",
+                      minimum=f"{fig.MEASURABLE_GAP:.2f}"), icon=":material/warning:")
+        return
     chart(fig.patching_figure(recovered, layers, positions, title=tr("explain.patching_title", token=token),
                               lang=code), "explain_patching")
+    finite = recovered[~np.isnan(recovered)]
+    if finite.size and (finite.min() < -0.05 or finite.max() > 1.05):
+        st.caption(tr("screen.patch_overshoot"))
     left, right = st.columns(2)
     layer = left.selectbox(tr("label.layer"), list(range(len(layers))), key="explain_cell_layer",
                            index=len(layers) - 1, format_func=lambda i: f"L{i}")

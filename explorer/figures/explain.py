@@ -110,6 +110,20 @@ def logit_lens_table(top_tokens: Sequence[Sequence[str]], top_probs: np.ndarray,
     return pd.DataFrame(cells, index=index, columns=columns)
 
 
+MEASURABLE_GAP = 0.05  # below this |p_A − p_B|, the share (p − p_B)/(p_A − p_B) divides by noise
+
+
+def most_changed_row(p_a: np.ndarray, p_b: np.ndarray) -> int:
+    """The output token whose probability differs most between A and B (where patching has most to show)."""
+    gaps = np.abs(np.asarray(p_a, dtype=np.float64) - np.asarray(p_b, dtype=np.float64))
+    return int(gaps.argmax()) if gaps.size else 0
+
+
+def measurable(p_a: float, p_b: float) -> bool:
+    """Whether A and B differ enough on a token for the recovered share to mean anything."""
+    return abs(float(p_a) - float(p_b)) >= MEASURABLE_GAP
+
+
 def patching_figure(grid: np.ndarray, layer_labels: Sequence[str], position_labels: Sequence[str], *, title: str,
                     lang: str) -> go.Figure:
     """Layers x positions heatmap of the share of A's probability that comes back (clipped to [0, 1] in colour,
