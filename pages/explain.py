@@ -121,7 +121,7 @@ def completeness_note(explanation, row: int, steps: int) -> None:
     check = explanation.attribution.completeness()[index]
     gap = abs(check["sum"] - check["delta"]) / max(abs(check["delta"]), 1e-9)
     st.caption(tr("explain.completeness", total=f"{check['sum']:.3f}", delta=f"{check['delta']:.3f}",
-                  gap=f"{100 * gap:.1f}", steps=steps))
+                  gap=f"{100 * gap:.1f}", steps=steps) + " " + tr("screen.plain_completeness"))
 
 
 def methods_for_row(explanation, row: int, head: tuple[int, int] | None, trace) -> dict[str, np.ndarray]:
@@ -304,6 +304,7 @@ def rollout_section(explanation) -> None:
     code = lang()
     with st.expander(tr("explain.rollout_matrix")):
         st.caption(tr("explain.rollout_caption"))
+        st.caption(tr("screen.plain_rollout"))
         src = explanation.src_tokens
         chart(attention_heatmap(explanation.rollout.numpy(), src, src, title=tr("explain.rollout_title"), lang=code),
               "explain_rollout")
@@ -352,6 +353,7 @@ if view is not None:
                 gold = gold_section(view)
                 row = picked if one_row else row_picker(explanation.row_tokens, tr("explain.pick_output"))
             st.caption(tr("explain.baseline"))
+            st.caption(tr("screen.plain_explain"))
             methods_section(view, explanation, row, steps, gold)
             rollout_section(explanation)
             if architecture != "encoder-only":

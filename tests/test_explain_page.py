@@ -208,3 +208,13 @@ def test_a_held_out_grammar_sentence_gets_a_gold_column_that_matches_its_alignme
     reveal(at)
     assert gold_column not in at.dataframe[0].value.columns
     assert t("explain.gold_unknown", "en") in markdown(at)
+
+
+@pytest.mark.parametrize("code", ["ko", "en"])
+def test_the_jargon_of_the_page_gets_one_plain_sentence_each(code):
+    at = open_explain(model="ko-en-toy", text=TEXT, lang=LANGS[code], steps="8")
+    reveal(at)
+    captions = [c.value for c in at.caption]
+    assert t("screen.plain_explain", code) in captions  # log p, teacher forcing, the baseline
+    assert any(c.endswith(t("screen.plain_completeness", code)) for c in captions)  # after the check's numbers
+    assert t("screen.plain_rollout", code) in captions
