@@ -167,15 +167,17 @@ def similarity_section(result, labels: list[str], code: str) -> None:
     distance = head_groups.js_distance_matrix(stats.profiles)
     order = head_groups.cluster_order(distance)
     groups = [head_groups.head_group(stats, k) for k in range(len(stats.heads))]
-    short = [h.label for h in stats.heads]
+    short = [head_label(h, code) for h in stats.heads]  # one name per head on the whole page
     chart(cfig.similarity_map(distance, order, short, [behaviour_group_name(g, code) for g in groups],
                               title=t("corpus.alike_fig", code), lang=code), "corpus_similarity")
     named: dict[str, list[str]] = {}
     for group, head in sorted(zip(groups, short, strict=True), key=lambda p: (p[0] == corpus_heads.MIXED, p[0])):
         named.setdefault(group, []).append(head)
-    st.dataframe(cfig.group_table(named, {g: behaviour_group_name(g, code) for g in named},
+    # A static table: its cells wrap, so every head of a group is listed (a dataframe cell cuts them off).
+    with st.container(key="corpus_groups"):
+        st.table(cfig.group_table(named, {g: behaviour_group_name(g, code) for g in named},
                                   {"group": tr("corpus.group"), "heads": tr("corpus.group_heads"),
-                                   "count": tr("corpus.group_count")}), hide_index=True, key="corpus_groups")
+                                   "count": tr("corpus.group_count")}).set_index(tr("corpus.group")))
 
 
 def head_section(name: str, device: str, result, code: str) -> None:
@@ -214,7 +216,7 @@ def head_section(name: str, device: str, result, code: str) -> None:
         qk = get_query_key_map(name, device, result, head)
     texts = [result.corpus.items[i].text for i in qk.sentence]
     chart(cfig.query_key_scatter(qk.x, qk.y, qk.role, qk.token, qk.position, texts,
-                                 title=t("corpus.qk_fig", code, head=head.label,
+                                 title=t("corpus.qk_fig", code, head=head_label(head, code),
                                          n=min(len(result.corpus), len(set(qk.sentence)))),
                                  lang=code, explained=qk.explained), f"corpus_qk_{head}")
     st.caption(tr("corpus.qk_note"))
@@ -265,10 +267,11 @@ def links(head: Head, heads: list[Head]) -> None:
     common = {k: v for k, v in common.items() if v}
     left, right = st.columns(2)
     with left:
-        st.page_link("pages/heads.py", label=tr("corpus.link_heads", head=head.label), icon=":material/grid_view:",
+        st.page_link("pages/heads.py", label=tr("corpus.link_heads", head=head_label(head, lang())),
+                     icon=":material/grid_view:",
                      query_params={**common, "layer": str(head.layer), "head": str(head.head)})
     with right:
-        st.page_link("pages/experiments.py", label=tr("corpus.link_experiments", head=head.label),
+        st.page_link("pages/experiments.py", label=tr("corpus.link_experiments", head=head_label(head, lang())),
                      icon=":material/science:", query_params={**common, "off": str(head)})
 
 

@@ -55,6 +55,14 @@ def test_the_page_shows_every_heads_behaviour_in_both_languages(lang, code):
     table = at.dataframe[0].value
     assert len(table) == 24 and t("corpus.group.aligned", code) in set(table[t("corpus.group", code)])
     assert len(at.get("plotly_chart")) == 1 + 1 + 1 + 10  # behaviours, similarity, query/key, 5 + 5 sentence maps
+    # one name per head on the whole page (issue 30): the behaviour map's, e.g. "인코더 셀프 · L0 · H0"
+    names = list(figure(at, 0)["data"][0]["y"])
+    assert f"{t('kind.encoder.self_attn', code)} · L0 · H0" in names
+    assert {y.rsplit(" · ", 1)[0] for y in figure(at, 1)["data"][0]["y"]} == set(names)  # similarity: name · group
+    assert any(names_in in figure(at, 2)["layout"]["title"]["text"] for names_in in names)  # the query/key map
+    groups = at.table[0].value  # the group table lists every head, whole
+    listed = [name for cell in groups[t("corpus.group_heads", code)] for name in cell.split(", ")]
+    assert sorted(listed) == sorted(names)
 
 
 def test_the_head_and_behaviour_live_in_the_url_and_the_links_carry_the_head():
@@ -76,7 +84,7 @@ def test_the_head_and_behaviour_live_in_the_url_and_the_links_carry_the_head():
 
 def test_the_most_and_least_sentences_are_the_extremes_of_the_per_sentence_values():
     at = open_page(chead="cross.1.0", behaviour="aligned")
-    most, least = at.dataframe[2].value, at.dataframe[3].value
+    most, least = at.dataframe[1].value, at.dataframe[2].value  # after the heads table (groups: a st.table)
     column = t("corpus.stat.aligned", "en")
     assert list(most[column]) == sorted(most[column], reverse=True)
     assert list(least[column]) == sorted(least[column])
