@@ -9,7 +9,6 @@ import streamlit as st
 
 from explorer.corpus_service import get_query_key_map, get_result, get_sentence_maps, is_cached
 from explorer.figures import corpus as cfig
-from explorer.figures import figures
 from explorer.frame import ensure_frame
 from explorer.i18n import t
 from explorer.services import get_model, model_examples, parameter_count
@@ -235,13 +234,14 @@ def head_section(name: str, device: str, result, code: str) -> None:
                          key=f"corpus_{which}_table")
             maps = get_sentence_maps(name, device, result, head, tuple(indices))
             row_title, col_title = (t(f"corpus.side.{side}", code) for side in head.kind.sides)
-            for rank, item in enumerate(maps, start=1):
-                chart(figures.attention_heatmap(
-                    item["weights"], item["queries"], item["keys"], lang=code, row_title=row_title,
-                    # The sentence itself is in the table above (rank #) and on the axes as tokens.
-                    col_title=col_title, title=f"#{rank} · {behaviour_name(behaviour, code)} "
-                                               f"{values[item['index']]:.2f}"),
-                      f"corpus_{which}_{rank}", key=f"corpus_{which}_map_{rank}")
+            # ONE chart per tab (a browser draws many separate charts slowly). The sentence itself is in the
+            # table above (rank #) and on the axes as tokens.
+            chart(cfig.sentence_maps([(item["weights"], item["queries"], item["keys"]) for item in maps],
+                                     [f"#{rank} · {behaviour_name(behaviour, code)} {values[item['index']]:.2f}"
+                                      for rank, item in enumerate(maps, start=1)],
+                                     title=head_label(head, code), lang=code, row_title=row_title,
+                                     col_title=col_title),
+                  f"corpus_{which}_maps", key=f"corpus_{which}_maps")
 
 
 def url_param(name: str, value: str | None) -> None:
