@@ -178,10 +178,11 @@ def test_a_large_model_analyses_at_most_200_sentences_and_says_so():
 
 def test_sentence_maps_are_one_figure_with_each_sentences_own_tokens_on_one_scale():
     maps = [(np.eye(2), ["a", "b"], ["x", "y"]), (np.full((3, 1), 1.0), ["c", "d", "e"], ["z"])]
-    fig = cfig.sentence_maps(maps, ["#1", "#2"], title="t", lang="en", row_title="q", col_title="k").to_dict()
+    figure_object = cfig.sentence_maps(maps, ["#1", "#2"], title="t", lang="en", row_title="q", col_title="k")
+    fig = figure_object.to_dict()
     first, second = fig["data"]
     assert first["y"] == ["a", "b"] and first["x"] == ["x", "y"] and second["y"] == ["c", "d", "e"]
-    np.testing.assert_allclose(np.asarray(second["z"], dtype=float), np.full((3, 1), 1.0))
+    np.testing.assert_allclose(np.asarray(figure_object.data[1].z, dtype=float), np.full((3, 1), 1.0))
     assert first["coloraxis"] == second["coloraxis"] == "coloraxis"
     top, bottom = fig["layout"]["yaxis"]["domain"], fig["layout"]["yaxis2"]["domain"]
     assert bottom[1] < top[0]  # one under the other, apart
