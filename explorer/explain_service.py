@@ -40,6 +40,14 @@ def get_explanation(name: str, text: str, device: str, steps: int, positions: tu
     return explain_trace(loaded, cached.traced, steps, positions or None, rows or None)
 
 
+class TokenCountMismatch(ValueError):
+    """Sentences A and B have different token counts (patching swaps position for position)."""
+
+    def __init__(self, count_a: int, count_b: int, tokens_b: list[str]) -> None:
+        super().__init__(f"A has {count_a} tokens, B has {count_b}")
+        self.count_a, self.count_b, self.tokens_b = count_a, count_b, tokens_b
+
+
 @dataclass(frozen=True)
 class PatchResult:
     grid: PatchingGrid
@@ -48,13 +56,15 @@ class PatchResult:
 
 @st.cache_resource(max_entries=24, show_spinner=False)
 def get_patching(name: str, text_a: str, text_b: str, device: str, site: str) -> PatchResult:
-    """The layer x position grid of B patched from A (teacher-forced on A's output). ValueError for a B
-    that is empty or has a different token count."""
+    """The layer x position grid of B patched from A (teacher-forced on A's output). TokenCountMismatch for a B
+    with a different token count; ValueError for one that cannot be encoded."""
     cached = get_trace(name, text_a, device)
     loaded = get_model(name, cached.device)
     ids_b, _ = encode_text(loaded, text_b)
     src_a = cached.traced.trace[SRC_IDS].to(loaded.device)
     src_b = torch.tensor([ids_b], device=loaded.device)
+    if src_a.shape != src_b.shape:
+        raise TokenCountMismatch(src_a.shape[-1], src_b.shape[-1], loaded.tokenizer.convert_ids_to_tokens(ids_b))
     check_same_length(src_a, src_b)
     tgt, targets = output_targets(cached.traced, loaded.config.eos_token_id)
     grid = patching_grid(loaded.model, src_a, src_b, tgt.to(loaded.device), targets, site)
@@ -174,6 +184,11 @@ def patching_row(grid: PatchingGrid, row: int) -> PatchingRow:
     row = min(row, grid.log_probs.shape[-1] - 1)
     return PatchingRow(grid.recovered(row).numpy(), float(grid.log_probs_a[row].exp()),
                        float(grid.log_probs_b[row].exp()))
+
+
+def patching_probs(grid: PatchingGrid) -> tuple[np.ndarray, np.ndarray]:
+    """p(output token) per row under sentence A and under sentence B (numpy, for the token picker)."""
+    return grid.log_probs_a.exp().numpy(), grid.log_probs_b.exp().numpy()
 
 
 def rollout_matrix(explanation: Explanation) -> np.ndarray:

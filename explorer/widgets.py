@@ -12,7 +12,8 @@ import transformer_core as core
 from explorer import services
 from explorer.figures.export import figures_html, matrix_csv, npy_bytes, stack_csv
 from explorer.figures.figures import plot_config
-from explorer.i18n import LANG_CHOICES
+from explorer.figures.phone import stack_panels
+from explorer.i18n import LANG_CHOICES, t
 from explorer.state import (
     DEFAULT_TEXT,
     MAX_TEXT_CHARS,
@@ -97,7 +98,76 @@ def render_sidebar() -> Settings:
         devices = services.device_options()
         device = st.selectbox(tr("sidebar.device"), devices, index=0, key="device", bind="query-params",
                               help=tr("sidebar.device_help"))
+        phone_navigation_script()
     return Settings(text=text or "", model=model or "", device=device or "cpu")
+
+
+# ------------------------------------------------------------------------------------------------
+# Phones
+
+PHONE_MARKERS = ("Mobi", "Android", "iPhone", "iPod")  # user-agent words of phone browsers (MDN's advice: "Mobi")
+
+
+def is_phone_agent(user_agent: str | None) -> bool:
+    """Whether a User-Agent header is a phone's (tablets that say "Mobile" count: they are as narrow)."""
+    return bool(user_agent) and any(marker in user_agent for marker in PHONE_MARKERS)
+
+
+def is_phone() -> bool:
+    """Whether this session's browser is a phone (from the User-Agent of its connection)."""
+    try:
+        return is_phone_agent(st.context.headers.get("User-Agent"))
+    except Exception:  # no browser connection (AppTest, a bare script run)
+        return False
+
+
+# Streamlit's sidebar navigation (the phone's menu) writes "View N more" / "View less" in English and has no
+# setting for it; this script rewrites those two texts in place (the text node React owns, so React's own
+# later updates still land), and closes the sidebar after an example is picked on a narrow screen, where the
+# sidebar covers the page. Installed once per browser tab; each run refreshes the words of the language.
+_PHONE_SCRIPT = r"""<script>
+(() => {
+  window.__teNavWords = {more: %(more)s, less: %(less)s};
+  if (window.__teNavInstalled) { window.__teNavTranslate && window.__teNavTranslate(); return; }
+  window.__teNavInstalled = true;
+  const translate = () => {
+    const words = window.__teNavWords;
+    document.querySelectorAll('[data-testid=stSidebarNavViewButton]').forEach(button => {
+      const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const english = node.nodeValue === node.__teShown ? node.__teEnglish : node.nodeValue;
+        const more = /^View (\d+) more$/.exec(english);
+        const shown = more ? words.more.replace('{n}', more[1]) : english === 'View less' ? words.less : english;
+        node.__teEnglish = english; node.__teShown = shown;
+        if (node.nodeValue !== shown) node.nodeValue = shown;
+      }
+    });
+  };
+  window.__teNavTranslate = translate;
+  new MutationObserver(translate).observe(document.body, {subtree: true, childList: true, characterData: true});
+  translate();
+  document.addEventListener('click', event => {
+    const picked = '[data-testid=stSidebar] .st-key-example_pick button[data-variant=pills]';
+    const pill = event.target.closest && event.target.closest(picked);
+    if (!pill || !window.matchMedia('(max-width: 767.98px)').matches) return;
+    setTimeout(() => {
+      const close = document.querySelector('[data-testid=stSidebarCollapseButton] button');
+      if (close) close.click();
+    }, 150);
+  }, true);
+})();
+</script>"""
+
+
+def phone_navigation_script() -> None:
+    """The navigation's "View N more" in the UI's language, and the sidebar closing after an example pick on a
+    phone (see _PHONE_SCRIPT); renders nothing visible."""
+    import json
+
+    code = lang()
+    words = {"more": json.dumps(t("screen.nav_view_more", code, n="{n}")),
+             "less": json.dumps(t("screen.nav_view_less", code))}
+    st.html(_PHONE_SCRIPT % words, unsafe_allow_javascript=True)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -127,7 +197,10 @@ def index_picker(name: str, n: int, label: str, widget_key: str, prefix: str = "
 
 def chart(fig, filename: str, key: str | None = None) -> None:
     """A plotly chart, full width, with the camera button saving `filename`.png, and a button saving it as one
-    interactive HTML file that opens offline (built only when clicked: plotly.js is ~4.8 MB)."""
+    interactive HTML file that opens offline (built only when clicked: plotly.js is ~4.8 MB). On a phone, a
+    figure's side-by-side panels are stacked in one column."""
+    if is_phone():
+        fig = stack_panels(fig)
     st.plotly_chart(fig, width="stretch", config=plot_config(filename), key=key, theme=None)
     title = (fig.layout.title.text if fig.layout.title and fig.layout.title.text else "") or filename
     st.download_button(tr("btn.html"), partial(figures_html, [fig], title, lang()), file_name=f"{filename}.html",

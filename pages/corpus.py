@@ -9,7 +9,6 @@ import streamlit as st
 
 from explorer.corpus_service import get_query_key_map, get_result, get_sentence_maps, is_cached
 from explorer.figures import corpus as cfig
-from explorer.figures import figures
 from explorer.frame import ensure_frame
 from explorer.i18n import t
 from explorer.services import get_model, model_examples, parameter_count
@@ -167,15 +166,17 @@ def similarity_section(result, labels: list[str], code: str) -> None:
     distance = head_groups.js_distance_matrix(stats.profiles)
     order = head_groups.cluster_order(distance)
     groups = [head_groups.head_group(stats, k) for k in range(len(stats.heads))]
-    short = [h.label for h in stats.heads]
+    short = [head_label(h, code) for h in stats.heads]  # one name per head on the whole page
     chart(cfig.similarity_map(distance, order, short, [behaviour_group_name(g, code) for g in groups],
                               title=t("corpus.alike_fig", code), lang=code), "corpus_similarity")
     named: dict[str, list[str]] = {}
     for group, head in sorted(zip(groups, short, strict=True), key=lambda p: (p[0] == corpus_heads.MIXED, p[0])):
         named.setdefault(group, []).append(head)
-    st.dataframe(cfig.group_table(named, {g: behaviour_group_name(g, code) for g in named},
+    # A static table: its cells wrap, so every head of a group is listed (a dataframe cell cuts them off).
+    with st.container(key="corpus_groups"):
+        st.table(cfig.group_table(named, {g: behaviour_group_name(g, code) for g in named},
                                   {"group": tr("corpus.group"), "heads": tr("corpus.group_heads"),
-                                   "count": tr("corpus.group_count")}), hide_index=True, key="corpus_groups")
+                                   "count": tr("corpus.group_count")}).set_index(tr("corpus.group")))
 
 
 def head_section(name: str, device: str, result, code: str) -> None:
@@ -214,7 +215,7 @@ def head_section(name: str, device: str, result, code: str) -> None:
         qk = get_query_key_map(name, device, result, head)
     texts = [result.corpus.items[i].text for i in qk.sentence]
     chart(cfig.query_key_scatter(qk.x, qk.y, qk.role, qk.token, qk.position, texts,
-                                 title=t("corpus.qk_fig", code, head=head.label,
+                                 title=t("corpus.qk_fig", code, head=head_label(head, code),
                                          n=min(len(result.corpus), len(set(qk.sentence)))),
                                  lang=code, explained=qk.explained), f"corpus_qk_{head}")
     st.caption(tr("corpus.qk_note"))
@@ -233,13 +234,14 @@ def head_section(name: str, device: str, result, code: str) -> None:
                          key=f"corpus_{which}_table")
             maps = get_sentence_maps(name, device, result, head, tuple(indices))
             row_title, col_title = (t(f"corpus.side.{side}", code) for side in head.kind.sides)
-            for rank, item in enumerate(maps, start=1):
-                chart(figures.attention_heatmap(
-                    item["weights"], item["queries"], item["keys"], lang=code, row_title=row_title,
-                    # The sentence itself is in the table above (rank #) and on the axes as tokens.
-                    col_title=col_title, title=f"#{rank} · {behaviour_name(behaviour, code)} "
-                                               f"{values[item['index']]:.2f}"),
-                      f"corpus_{which}_{rank}", key=f"corpus_{which}_map_{rank}")
+            # ONE chart per tab (a browser draws many separate charts slowly). The sentence itself is in the
+            # table above (rank #) and on the axes as tokens.
+            chart(cfig.sentence_maps([(item["weights"], item["queries"], item["keys"]) for item in maps],
+                                     [f"#{rank} · {behaviour_name(behaviour, code)} {values[item['index']]:.2f}"
+                                      for rank, item in enumerate(maps, start=1)],
+                                     title=head_label(head, code), lang=code, row_title=row_title,
+                                     col_title=col_title),
+                  f"corpus_{which}_maps", key=f"corpus_{which}_maps")
 
 
 def url_param(name: str, value: str | None) -> None:
@@ -265,10 +267,11 @@ def links(head: Head, heads: list[Head]) -> None:
     common = {k: v for k, v in common.items() if v}
     left, right = st.columns(2)
     with left:
-        st.page_link("pages/heads.py", label=tr("corpus.link_heads", head=head.label), icon=":material/grid_view:",
+        st.page_link("pages/heads.py", label=tr("corpus.link_heads", head=head_label(head, lang())),
+                     icon=":material/grid_view:",
                      query_params={**common, "layer": str(head.layer), "head": str(head.head)})
     with right:
-        st.page_link("pages/experiments.py", label=tr("corpus.link_experiments", head=head.label),
+        st.page_link("pages/experiments.py", label=tr("corpus.link_experiments", head=head_label(head, lang())),
                      icon=":material/science:", query_params={**common, "off": str(head)})
 
 

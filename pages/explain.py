@@ -9,6 +9,7 @@ import numpy as np
 import streamlit as st
 
 from explorer.explain_service import (
+    TokenCountMismatch,
     best_head,
     get_explanation,
     get_patched_output,
@@ -17,6 +18,7 @@ from explorer.explain_service import (
     heldout_pairs,
     lens_top_tokens,
     method_rows,
+    patching_probs,
     patching_row,
     rollout_matrix,
 )
@@ -90,7 +92,7 @@ def completeness_note(explanation, row: int, steps: int) -> None:
     check = explanation.attribution.completeness()[index]
     gap = abs(check["sum"] - check["delta"]) / max(abs(check["delta"]), 1e-9)
     st.caption(tr("explain.completeness", total=f"{check['sum']:.3f}", delta=f"{check['delta']:.3f}",
-                  gap=f"{100 * gap:.1f}", steps=steps))
+                  gap=f"{100 * gap:.1f}", steps=steps) + " " + tr("screen.plain_completeness"))
 
 
 def methods_for_row(explanation, row: int, head: tuple[int, int] | None, trace) -> dict[str, np.ndarray]:
@@ -188,12 +190,25 @@ def patching_section(view, explanation) -> None:
     try:
         with st.spinner(tr("explain.patching_running")):
             result = get_patching(view.loaded.name, view.settings.text, text_b, view.settings.device, site)
+    except TokenCountMismatch as exc:
+        st.error(tr("screen.patch_count", a=exc.count_a, b=exc.count_b))
+        st.caption(tr("screen.patch_count_tokens"))
+        st.code(" ".join(exc.tokens_b), language=None, wrap_lines=True)
+        return
     except ValueError as exc:
         st.error(tr("explain.patching_error", reason=str(exc)))
         return
     grid = result.grid
-    row = min(int(st.session_state.get("explain_tok", 0)), grid.log_probs.shape[-1] - 1)
-    token = explanation.row_tokens[row]
+    probs_a, probs_b = patching_probs(grid)
+    tokens = explanation.row_tokens[:len(probs_a)]
+    signature = (view.loaded.name, view.settings.text, text_b, site)
+    if st.session_state.get("_explain_patch_for") != signature:  # new sentences: the most changed token
+        st.session_state["_explain_patch_for"] = signature
+        st.session_state["explain_patch_tok"] = fig.most_changed_row(probs_a, probs_b)
+    row = int(st.selectbox(tr("screen.patch_pick"), list(range(len(tokens))), key="explain_patch_tok",
+                           help=tr("screen.patch_pick_help"),
+                           format_func=lambda i: f"{i}: {tokens[i]} (A {probs_a[i]:.2f} · B {probs_b[i]:.2f})"))
+    token = tokens[row]
     patched = patching_row(grid, row)
     recovered = patched.recovered
     positions = explanation.src_tokens if site == "encoder" else view.traced.tgt_tokens
@@ -202,8 +217,15 @@ def patching_section(view, explanation) -> None:
     st.markdown(tr("explain.patching_probs", token=token, p_a=f"{p_a:.3f}", p_b=f"{p_b:.3f}"))
     if np.isnan(recovered).all():
         st.info(tr("explain.patching_same"))
+    elif not fig.measurable(p_a, p_b):
+        st.warning(tr("screen.patch_too_small", token=token, gap=f"{abs(p_a - p_b):.3f}",
+                      minimum=f"{fig.MEASURABLE_GAP:.2f}"), icon=":material/warning:")
+        return
     chart(fig.patching_figure(recovered, layers, positions, title=tr("explain.patching_title", token=token),
                               lang=code), "explain_patching")
+    finite = recovered[~np.isnan(recovered)]
+    if finite.size and (finite.min() < -0.05 or finite.max() > 1.05):
+        st.caption(tr("screen.patch_overshoot"))
     left, right = st.columns(2)
     layer = left.selectbox(tr("label.layer"), list(range(len(layers))), key="explain_cell_layer",
                            index=len(layers) - 1, format_func=lambda i: f"L{i}")
@@ -229,6 +251,7 @@ def rollout_section(explanation) -> None:
     code = lang()
     with st.expander(tr("explain.rollout_matrix")):
         st.caption(tr("explain.rollout_caption"))
+        st.caption(tr("screen.plain_rollout"))
         src = explanation.src_tokens
         chart(attention_heatmap(rollout_matrix(explanation), src, src, title=tr("explain.rollout_title"), lang=code),
               "explain_rollout")
@@ -277,6 +300,7 @@ if view is not None:
                 gold = gold_section(view)
                 row = picked if one_row else row_picker(explanation.row_tokens, tr("explain.pick_output"))
             st.caption(tr("explain.baseline"))
+            st.caption(tr("screen.plain_explain"))
             methods_section(view, explanation, row, steps, gold)
             rollout_section(explanation)
             if architecture != "encoder-only":

@@ -12,6 +12,7 @@ import hashlib
 import streamlit as st
 
 from explorer.figures import lesson
+from explorer.figures.figures import plot_config
 from explorer.frame import ensure_frame
 from explorer.i18n import md_escape
 from explorer.services import current_view
@@ -141,9 +142,12 @@ def question_block(question: lesson.Question, sig: str) -> bool:
 
 
 def figure_block(view: lesson.StepView, present: bool) -> None:
-    if view.figure is not None:
-        fig = lesson.projector_figure(view.figure) if present else view.figure
-        chart(fig, f"lesson_{view.step.number}_{view.step.id}", key=f"lesson_fig_{view.step.number}")
+    if view.figure is not None and present:  # one 1080 px screen: the figure leaves room for its equation
+        fig = lesson.projector_figure(view.figure, lesson.projector_height_budget(view.latex))
+        st.plotly_chart(fig, width="stretch", config=plot_config(f"lesson_{view.step.number}_{view.step.id}"),
+                        key=f"lesson_fig_{view.step.number}", theme=None)
+    elif view.figure is not None:
+        chart(view.figure, f"lesson_{view.step.number}_{view.step.id}", key=f"lesson_fig_{view.step.number}")
     if view.chips_html is not None:
         st.html(view.chips_html)
     if view.table is not None:
@@ -216,7 +220,7 @@ if view_now is not None:
         view = lesson.build_step(step, data, code, compact=present)
         heading = f"{tr('lesson.step_of', n=number, total=len(STEPS))} · {view.title}"
         # projector: text | figure side by side on one screen; otherwise (phones) one column: text, figure, buttons
-        text_col, fig_col = st.columns([2, 3]) if present else (st.container(), st.container())
+        text_col, fig_col = st.columns([1, 1]) if present else (st.container(), st.container())
         foot = text_col if present else st.container()
         with text_col:
             if present and number != 1:
@@ -242,13 +246,15 @@ if view_now is not None:
                     equation(view)
             if present and number == 1:
                 qr_block(number, 360)
+            if present:  # under the figure, not under both columns: the text column may fill the screen
+                st.caption(tr("lesson.keys"))
         with foot:
             if not present:
                 nav_buttons(number, data.has_decoder)
             st.page_link(step.page, label=tr("lesson.more", page=tr(view.page_title_key)),
                          icon=":material/open_in_new:")
-    if present:
+    if present and not lesson.available(step, data.has_decoder):
         st.caption(tr("lesson.keys"))
-    else:
+    elif not present:
         with st.expander(tr("lesson.join"), icon=":material/qr_code_2:"):
             qr_block(number, 260)

@@ -55,7 +55,15 @@ def test_the_page_shows_every_heads_behaviour_in_both_languages(lang, code):
     assert heat["x"][-1] == t("corpus.stat.aligned", code)
     table = at.dataframe[0].value
     assert len(table) == 24 and t("corpus.group.aligned", code) in set(table[t("corpus.group", code)])
-    assert len(at.get("plotly_chart")) == 1 + 1 + 1 + 10  # behaviours, similarity, query/key, 5 + 5 sentence maps
+    assert len(at.get("plotly_chart")) == 1 + 1 + 1 + 2  # behaviours, similarity, query/key, most / least maps
+    # one name per head on the whole page (issue 30): the behaviour map's, e.g. "인코더 셀프 · L0 · H0"
+    names = list(figure(at, 0)["data"][0]["y"])
+    assert f"{t('kind.encoder.self_attn', code)} · L0 · H0" in names
+    assert {y.rsplit(" · ", 1)[0] for y in figure(at, 1)["data"][0]["y"]} == set(names)  # similarity: name · group
+    assert any(names_in in figure(at, 2)["layout"]["title"]["text"] for names_in in names)  # the query/key map
+    groups = at.table[0].value  # the group table lists every head, whole
+    listed = [name for cell in groups[t("corpus.group_heads", code)] for name in cell.split(", ")]
+    assert sorted(listed) == sorted(names)
 
 
 def test_the_head_and_behaviour_live_in_the_url_and_the_links_carry_the_head():
@@ -70,7 +78,7 @@ def test_the_head_and_behaviour_live_in_the_url_and_the_links_carry_the_head():
     assert at.query_params["chead"] == ["dec.0.1"] or at.query_params["chead"] == "dec.0.1"
     # The query/key map: one query and one key per real token of the first sentences, both markers present.
     qk = next(f for f in (figure(at, i) for i in range(len(at.get("plotly_chart"))))
-              if f["data"] and f["data"][0].get("type") == "scattergl")
+              if f["data"] and f["data"][0].get("type") == "scatter")
     assert [d["marker"]["symbol"] for d in qk["data"]] == ["circle", "x"]
     assert len(qk["data"][0]["x"]) > 0 and len(qk["data"][1]["x"]) > 0
 
@@ -80,7 +88,7 @@ def test_the_most_and_least_sentences_are_the_extremes_of_the_per_sentence_value
     source tokens, per sentence from one unpadded trace each, over the same 50 held-out sentences; the five
     highest and the five lowest, with their texts."""
     at = open_page(chead="cross.1.0", behaviour="aligned")
-    most, least = at.dataframe[2].value, at.dataframe[3].value
+    most, least = at.dataframe[1].value, at.dataframe[2].value  # after the heads table (groups: a st.table)
     column, sentence = t("corpus.stat.aligned", "en"), t("corpus.sentence", "en")
     loaded = core.load("ko-en-toy")
     recounted = []
@@ -181,3 +189,16 @@ def test_a_large_model_analyses_at_most_200_sentences_and_says_so():
     expected = t("corpus.large_model_cut", "en", n=500, limit=200, name=md_escape("paper-base"))
     assert expected in [i.value for i in at.info]
     assert at.success[0].value.startswith("200 sentences")
+
+
+def test_sentence_maps_are_one_figure_with_each_sentences_own_tokens_on_one_scale():
+    maps = [(np.eye(2), ["a", "b"], ["x", "y"]), (np.full((3, 1), 1.0), ["c", "d", "e"], ["z"])]
+    figure_object = cfig.sentence_maps(maps, ["#1", "#2"], title="t", lang="en", row_title="q", col_title="k")
+    fig = figure_object.to_dict()
+    first, second = fig["data"]
+    assert first["y"] == ["a", "b"] and first["x"] == ["x", "y"] and second["y"] == ["c", "d", "e"]
+    np.testing.assert_allclose(np.asarray(figure_object.data[1].z, dtype=float), np.full((3, 1), 1.0))
+    assert first["coloraxis"] == second["coloraxis"] == "coloraxis"
+    top, bottom = fig["layout"]["yaxis"]["domain"], fig["layout"]["yaxis2"]["domain"]
+    assert bottom[1] < top[0]  # one under the other, apart
+    assert [a["text"] for a in fig["layout"]["annotations"]] == ["#1", "#2"]

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+import torch
 
 import transformer_core as core
 from explorer.i18n import md_escape, t
@@ -108,10 +109,43 @@ def test_two_sentence_patching_shows_the_grid_and_the_patched_output():
 
 
 @pytest.mark.parametrize("code", ["ko", "en"])
-def test_patching_a_sentence_with_another_token_count_is_a_clear_message(code):
+def test_patching_a_sentence_with_another_token_count_is_a_clear_message_in_the_ui_language(code):
     at = open_explain(model="ko-en-toy", text=TEXT, lang=LANGS[code], b="강아지가 먹었다.")
     errors = [e.value for e in at.error]
-    assert any(md_escape("A has 10, B has 6") in e or "A has 10, B has 6" in e for e in errors), errors
+    assert t("screen.patch_count", code, a=10, b=6) in errors, errors
+    assert not any("A has" in e for e in errors) or code == "en", errors  # no English in the Korean page
+    assert "강아지" in " ".join(c.value for c in at.code)  # B's tokens, to see where the count differs
+
+
+def patching_probabilities(text_a: str, text_b: str):
+    """p(A's output token r) in A's and in B's own runs, both teacher-forced on A's output (the core's grid)."""
+    from transformer_core.analysis.attribution import output_targets, patching_grid
+    from transformer_core.inference.text import encode_text
+
+    loaded = core.load("ko-en-toy")
+    traced = core.trace_text(loaded, text_a)
+    src_b = torch.tensor([encode_text(loaded, text_b)[0]])
+    tgt, targets = output_targets(traced, loaded.config.eos_token_id)
+    grid = patching_grid(loaded.model, traced.trace["src.ids"], src_b, tgt, targets, "encoder")
+    return grid.log_probs_a.exp().numpy(), grid.log_probs_b.exp().numpy()
+
+
+def test_patching_starts_at_the_output_token_whose_probability_differs_most_and_warns_below_a_measurable_gap():
+    p_a, p_b = patching_probabilities(TEXT, OTHER)
+    gaps = abs(p_a - p_b)
+    at = open_explain(model="ko-en-toy", text=TEXT, lang="한국어", b=OTHER)
+    reveal(at)
+    assert at.selectbox(key="explain_patch_tok").value == int(gaps.argmax())
+    assert gaps.max() >= 0.05 and not at.warning  # 'cat' vs 'puppy': a clear difference, no warning
+    tiny = int(gaps.argmin())
+    assert gaps[tiny] < 0.05  # e.g. 'fish': almost 1 in both sentences
+    charts_before = len(at.get("plotly_chart"))
+    at.selectbox(key="explain_patch_tok").set_value(tiny).run()
+    token = at.selectbox(key="explain_patch_tok").format_func(tiny).split(": ", 1)[1].rsplit(" (A ", 1)[0]
+    expected = t("screen.patch_too_small", "ko", token=md_escape(token), gap=md_escape(f"{gaps[tiny]:.3f}"),
+                 minimum=md_escape("0.05"))
+    assert [w.value for w in at.warning] == [expected]
+    assert len(at.get("plotly_chart")) == charts_before - 1  # no grid of meaningless ratios
 
 
 def test_the_2015_rnn_shows_its_one_alignment_and_says_what_is_missing():
@@ -174,3 +208,13 @@ def test_a_held_out_grammar_sentence_gets_a_gold_column_that_matches_its_alignme
     reveal(at)
     assert gold_column not in at.dataframe[0].value.columns
     assert t("explain.gold_unknown", "en") in markdown(at)
+
+
+@pytest.mark.parametrize("code", ["ko", "en"])
+def test_the_jargon_of_the_page_gets_one_plain_sentence_each(code):
+    at = open_explain(model="ko-en-toy", text=TEXT, lang=LANGS[code], steps="8")
+    reveal(at)
+    captions = [c.value for c in at.caption]
+    assert t("screen.plain_explain", code) in captions  # log p, teacher forcing, the baseline
+    assert any(c.endswith(t("screen.plain_completeness", code)) for c in captions)  # after the check's numbers
+    assert t("screen.plain_rollout", code) in captions

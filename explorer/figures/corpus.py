@@ -20,8 +20,11 @@ from explorer.figures.base import (
     WEIGHT_SCALE,
     _colorbar,
     _figure,
+    _Grid,
     _x_category,
     _y_category,
+    attention_trace,
+    unique_labels,
 )
 from explorer.i18n import t
 
@@ -102,7 +105,9 @@ def query_key_scatter(x: Sequence[float], y: Sequence[float], role: Sequence[str
         keep = role == kind
         label = t(f"corpus.{kind}", lang)
         data.append({
-            "type": "scattergl", "mode": "markers", "name": label, "x": x[keep].tolist(), "y": y[keep].tolist(),
+            # SVG, not WebGL: ~2000 points draw at once in SVG, while scattergl's WebGL start-up was most of a
+            # cached /corpus reload in a browser without a GPU (software rendering: school laptops, Chromium here)
+            "type": "scatter", "mode": "markers", "name": label, "x": x[keep].tolist(), "y": y[keep].tolist(),
             "marker": {"symbol": symbol, "size": 7 if kind == "query" else 8, "color": position[keep].tolist(),
                        "colorscale": SEQUENTIAL_SCALE, "cmin": 0, "cmax": max(top, 1), "opacity": 0.75,
                        "showscale": kind == "query", "colorbar": _colorbar(t("corpus.position", lang))},
@@ -143,3 +148,23 @@ def head_column(stat_rows: Sequence[dict], behaviour_names: dict[str, str]) -> l
         best = max(shares, key=lambda b: shares[b])
         cells.append(f"{behaviour_names[best]} {shares[best]:.2f}")
     return cells
+
+
+def sentence_maps(maps: Sequence[tuple[np.ndarray, Sequence[str], Sequence[str]]], panel_titles: Sequence[str], *,
+                  title: str, lang: str, row_title: str, col_title: str) -> go.Figure:
+    """Several sentences' attention maps of one head as panels of ONE figure, one under the other (each its
+    own tokens; one colour scale 0..1). One chart instead of one per sentence: a browser draws many separate
+    plotly charts slowly (the cached /corpus reload spent most of its time drawing 13 of them)."""
+    heights = [max(4, len(rows)) for _, rows, _ in maps]
+    gap_px, top_px, bottom_px, row_px = 130.0, 70.0, 90.0, 24.0
+    plot_px = row_px * sum(heights) + gap_px * (len(maps) - 1)
+    grid = _Grid(len(maps), 1, v_space=gap_px / plot_px if len(maps) > 1 else 0.0, row_weights=heights,
+                 titles=list(panel_titles))
+    for index, (weights, rows, cols) in enumerate(maps):
+        trace = attention_trace(weights, unique_labels(rows), unique_labels(cols), lang=lang, coloraxis="coloraxis",
+                                row_title=row_title, col_title=col_title)
+        grid.add(index, trace, _x_category(col_title), _y_category(row_title))
+    grid.layout["coloraxis"] = {"colorscale": WEIGHT_SCALE, "cmin": 0.0, "cmax": 1.0,
+                                "colorbar": _colorbar(t("fig.weight", lang), length=min(1.0, 400 / plot_px))}
+    return _figure(grid.data, grid.layout, title, int(top_px + bottom_px + plot_px))
+

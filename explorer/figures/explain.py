@@ -52,7 +52,8 @@ def methods_figure(methods: Mapping[str, np.ndarray], src_tokens: Sequence[str],
                                     "tickangle": -45, "automargin": True, "matches": "x" if i else None}
         layout[f"yaxis{suffix}"] = {"domain": [max(0.0, top - height), top], "range": [-1.05, 1.05],
                                     "zeroline": True, "zerolinecolor": "#888", "showgrid": False,
-                                    "tickvals": [-1, 0, 1], "anchor": f"x{suffix}"}
+                                    "tickvals": [-1, 0, 1], "ticktext": ["−1", "0", "1"], "automargin": True,
+                                    "anchor": f"x{suffix}"}
         layout.setdefault("annotations", []).append({
             "text": f"<b>{name}</b>", "xref": "paper", "yref": "paper", "x": 0.0, "y": top, "xanchor": "left",
             "yanchor": "bottom", "showarrow": False, "font": {"size": 12},
@@ -65,7 +66,7 @@ def methods_figure(methods: Mapping[str, np.ndarray], src_tokens: Sequence[str],
                                         "len": 0.6}}
     layout.update({
         "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": 15}},
-        "height": 150 + 120 * n, "margin": {"l": 10, "r": 10, "t": 70, "b": 10},
+        "height": 150 + 120 * n, "margin": {"l": 40, "r": 10, "t": 70, "b": 10},
         "font": {"family": FONT_FAMILY, "size": 12}, "plot_bgcolor": "white", "paper_bgcolor": "white",
         "bargap": 0.25,
     })
@@ -107,6 +108,20 @@ def logit_lens_table(top_tokens: Sequence[Sequence[str]], top_probs: np.ndarray,
     cells = [[f"{token} ({100 * p:.0f} %)" for token, p in zip(row, prow, strict=True)]
              for row, prow in zip(top_tokens, probs, strict=True)]
     return pd.DataFrame(cells, index=index, columns=columns)
+
+
+MEASURABLE_GAP = 0.05  # below this |p_A − p_B|, the share (p − p_B)/(p_A − p_B) divides by noise
+
+
+def most_changed_row(p_a: np.ndarray, p_b: np.ndarray) -> int:
+    """The output token whose probability differs most between A and B (where patching has most to show)."""
+    gaps = np.abs(np.asarray(p_a, dtype=np.float64) - np.asarray(p_b, dtype=np.float64))
+    return int(gaps.argmax()) if gaps.size else 0
+
+
+def measurable(p_a: float, p_b: float) -> bool:
+    """Whether A and B differ enough on a token for the recovered share to mean anything."""
+    return abs(float(p_a) - float(p_b)) >= MEASURABLE_GAP
 
 
 def patching_figure(grid: np.ndarray, layer_labels: Sequence[str], position_labels: Sequence[str], *, title: str,

@@ -114,7 +114,7 @@ def masking_steps(causal: np.ndarray, scores: np.ndarray, masked: np.ndarray, we
                   row_tokens: Sequence[str], col_tokens: Sequence[str], *, title: str, lang: str) -> go.Figure:
     """Causal mask -> scores -> masked scores (−∞) -> softmax weights: four panels of one figure."""
     rows, cols = unique_labels(row_tokens), unique_labels(col_tokens)
-    grid = _Grid(1, 4, h_space=0.06, titles=[t("fig.mask_panel", lang), t("fig.scores_panel", lang),
+    grid = _Grid(1, 4, h_space=0.09, titles=[t("fig.mask_panel", lang), t("fig.scores_panel", lang),
                                             t("fig.masked_panel", lang), t("fig.weights_panel", lang)])
     mask = np.asarray(causal, dtype=bool)
     mask_trace = {
@@ -401,6 +401,52 @@ def all_heads_overview(stacks: Sequence[tuple[str, np.ndarray]], *, title: str, 
                          scaleanchor=x_ref, constrain="domain"))
     grid.layout["coloraxis"] = {"colorscale": WEIGHT_SCALE, "cmin": 0.0, "cmax": 1.0,
                                 "colorbar": _colorbar(t("fig.weight", lang), length=min(1.0, 500 / height))}
+    return _figure(grid.data, grid.layout, title, height, bgcolor="white")
+
+
+TOKEN_TICKS_MAX = 16  # all_heads_side_by_side names tokens on its axes up to this many per side
+
+
+def all_heads_side_by_side(stacks: Sequence[tuple[str, np.ndarray]],
+                           tokens: Sequence[tuple[Sequence[str], Sequence[str]]], *, title: str, lang: str,
+                           height: int = 640) -> go.Figure:
+    """Every layer × every head of each attention kind, the kinds side by side (a projector's wide, short
+    screen): per kind one tiled image, rows of tiles = heads, columns of tiles = layers, and inside each tile
+    the query tokens (rows) and key tokens (columns) named on the axes (`tokens`: per kind, (queries, keys)),
+    small, so every tile can be read against its tokens. Longer sentences fall back to H/L labels."""
+    n = len(stacks)
+    grid = _Grid(1, n, h_space=0.09, titles=[name for name, _ in stacks])
+    for index, ((_, maps), (row_tokens, col_tokens)) in enumerate(zip(stacks, tokens, strict=True)):
+        maps = np.asarray(maps, dtype=np.float32).transpose(1, 0, 2, 3)  # [H, L, Tq, Tk]: a row of tiles per head
+        n_heads, n_layers = maps.shape[:2]
+        image, tq, tk = tile_heads(maps)
+        ys, xs = np.indices(image.shape)
+        trace = {"type": "heatmap", "z": image, "coloraxis": "coloraxis", "hoverongaps": False,
+                 "customdata": np.stack([xs // (tk + 1), ys // (tq + 1)], axis=-1).astype(np.int16),
+                 "hovertemplate": f"{t('fig.layer', lang)} %{{customdata[0]}} · {t('fig.head', lang)} "
+                                  f"%{{customdata[1]}}<br>{t('fig.weight', lang)}: %{{z:.3f}}<extra></extra>"}
+        _, x_ref = _axis_name(index, "x")
+        layers = f"L0–L{n_layers - 1}" if n_layers > 1 else "L0"
+        heads = f"H0–H{n_heads - 1}" if n_heads > 1 else "H0"
+        named = len(row_tokens) == tq <= TOKEN_TICKS_MAX and len(col_tokens) == tk <= TOKEN_TICKS_MAX
+        if named:
+            x_axis = _linear(t("screen.overview_key_axis", lang, layers=layers), tickmode="array", tickangle=-90,
+                             tickvals=[i * (tk + 1) + j for i in range(n_layers) for j in range(tk)],
+                             ticktext=unique_labels(col_tokens) * n_layers)
+            y_axis = _linear(t("screen.overview_query_axis", lang, heads=heads), tickmode="array",
+                             tickvals=[h * (tq + 1) + q for h in range(n_heads) for q in range(tq)],
+                             ticktext=unique_labels(row_tokens) * n_heads)
+        else:
+            x_axis = _linear(t("fig.layer_axis", lang), tickmode="array", ticktext=[f"L{i}" for i in range(n_layers)],
+                             tickvals=[i * (tk + 1) + (tk - 1) / 2 for i in range(n_layers)])
+            y_axis = _linear(t("fig.head_axis", lang), tickmode="array", ticktext=[f"H{h}" for h in range(n_heads)],
+                             tickvals=[h * (tq + 1) + (tq - 1) / 2 for h in range(n_heads)])
+        grid.add(index, trace, {**x_axis, "tickfont": {"size": 10}},
+                 {**y_axis, "tickfont": {"size": 10}, "autorange": "reversed", "scaleanchor": x_ref,
+                  "constrain": "domain"})
+    grid.layout["coloraxis"] = {"colorscale": WEIGHT_SCALE, "cmin": 0.0, "cmax": 1.0,
+                                "colorbar": _colorbar(t("fig.weight", lang), length=0.6)}
+    grid.layout["meta"] = {"token_ticks": True}  # projector_figure keeps these small tick labels
     return _figure(grid.data, grid.layout, title, height, bgcolor="white")
 
 

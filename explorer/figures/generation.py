@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -106,6 +107,11 @@ def beam_paths(steps: Sequence[Sequence[BeamNode]]) -> list[list[tuple[str, ...]
     return paths
 
 
+def _plain(text: str) -> str:
+    """`text` as plotly shows it literally: <, > and & as entities (plotly reads `</s>` as a tag and drops it)."""
+    return html.escape(text, quote=False)
+
+
 def beam_tree(steps: Sequence[Sequence[BeamNode]], chosen: Sequence[str], *, title: str, lang: str,
               root_label: str = "<s>") -> go.Figure:
     """The hypothesis tree: x = step, one row per candidate (alive first, in slot order).
@@ -139,13 +145,14 @@ def beam_tree(steps: Sequence[Sequence[BeamNode]], chosen: Sequence[str], *, tit
                 edge_y[kind] += [parent_y[node.parent], y, None]
             xs[node.status].append(step)
             ys[node.status].append(y)
-            texts[node.status].append(node.label)
+            shown = _plain(node.label)
+            texts[node.status].append(shown)
             hovers[node.status].append(
-                f"{node.label}<br>{log_p}: {node.log_prob:.3f}<br>{score_name}: {node.score:.3f}")
+                f"{shown}<br>{log_p}: {node.log_prob:.3f}<br>{score_name}: {node.score:.3f}")
             if on_path:
                 best_x.append(step)
                 best_y.append(y)
-                best_text.append(node.label)
+                best_text.append(_plain(node.label))
     data: list[dict] = []
     for kind in ("pruned", "finished", "alive", "chosen"):
         if edge_x[kind]:
@@ -157,15 +164,15 @@ def beam_tree(steps: Sequence[Sequence[BeamNode]], chosen: Sequence[str], *, tit
         if xs[status]:
             data.append({"type": "scatter", "mode": "markers+text", "x": xs[status], "y": ys[status],
                          "text": texts[status], "textposition": "top center", "hovertext": hovers[status],
-                         "hoverinfo": "text", "name": t(f"gen.status_{status}", lang),
+                         "hoverinfo": "text", "name": _plain(t(f"gen.status_{status}", lang)),
                          "textfont": {"color": "#5f6368" if status == "pruned" else "#202124", "size": 11},
                          "marker": {"color": STATUS_COLORS[status], "size": 9,
                                     "symbol": "star" if status == "finished" else "circle"}})
     if best_x:
         data.append({"type": "scatter", "mode": "markers", "x": best_x, "y": best_y, "hoverinfo": "skip",
-                     "name": t("gen.status_chosen", lang),
+                     "name": _plain(t("gen.status_chosen", lang)),
                      "marker": {"color": CHOSEN_COLOR, "size": 13, "symbol": "circle-open", "line": {"width": 2}}})
-    data.append({"type": "scatter", "mode": "markers+text", "x": [-1], "y": [0.0], "text": [root_label],
+    data.append({"type": "scatter", "mode": "markers+text", "x": [-1], "y": [0.0], "text": [_plain(root_label)],
                  "textposition": "top center", "marker": {"color": "#202124", "size": 9}, "hoverinfo": "skip",
                  "showlegend": False})
     rows = max((len(nodes) for nodes in steps), default=1)

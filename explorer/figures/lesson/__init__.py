@@ -30,6 +30,7 @@ from explorer.figures.lesson.projector import (
                                           page_css,
                                           projector_css,
                                           projector_figure,
+                                          projector_height_budget,
 )
 from explorer.figures.lesson.questions import (
                                           Question,
@@ -49,6 +50,7 @@ __all__ = [
     "PROJECTOR_MIN_HEIGHT", "PROJECTOR_SCALE", "LessonData", "LessonStep", "Question", "StepView", "available",
     "build_step", "causal_position", "cross_answer", "cross_row", "cross_weights", "focus_head", "focus_query",
     "join_url", "lesson_steps", "neighbour", "next_token_candidates", "next_token_row", "page_css", "parse_step",
-    "projector_css", "projector_figure", "q_shape_answer", "qr_code", "qr_png", "question_for", "skipped_steps",
+    "projector_css", "projector_figure", "projector_height_budget",
+    "q_shape_answer", "qr_code", "qr_png", "question_for", "skipped_steps",
     "strongest_key_answer", "token_count_answer", "visible_positions_answer",
 ]

@@ -49,8 +49,8 @@ def build_step(step: LessonStep, data: LessonData, lang: str, compact: bool = Fa
         raise ValueError(f"step {step.number} ({step.id}) needs a decoder; this trace has none")
     builder = BUILDERS[step.id]
     view = builder(step, data, lang)
-    if compact and step.id == "full_picture":  # shorter square tiles: the whole picture on one projector screen
-        view.figure = _full_picture_figure(data, lang, assumed_width=360)
+    if compact and step.id == "full_picture":  # the kinds side by side: one projector screen, tokens named
+        view.figure = _full_picture_figure(data, lang, side_by_side=True)
     view.question = question_for(step.id, data, lang)
     if step.id in _FOLLOWS_ONE_QUERY:
         i = focus_query(data)

@@ -84,14 +84,30 @@ def _next_token_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
                     reveal=t("lesson.next_token.reveal", lang, token=md_escape(chosen), p=f"{probs[0]:.1%}"))
 
 
-def _full_picture_figure(data: LessonData, lang: str, assumed_width: int = 900) -> go.Figure:
-    """Every layer x head of every attention kind in ONE figure (square tiles)."""
+def _full_picture_figure(data: LessonData, lang: str, assumed_width: int = 900,
+                         side_by_side: bool = False) -> go.Figure:
+    """Every layer x head of every attention kind in ONE figure (square tiles); `side_by_side` (the projector):
+    the kinds next to each other, every tile's tokens named."""
     from explorer.figures.attention import kinds_in
 
     names = {kind: t(f"lesson.kind.{kind.short}", lang) for kind in AttentionKind}
-    stacks = [(names[kind], stack(data.trace, kind)) for kind in kinds_in(data.trace)]
+    kinds = kinds_in(data.trace)
+    stacks = [(names[kind], stack(data.trace, kind)) for kind in kinds]
+    if side_by_side:
+        return figures.all_heads_side_by_side(stacks, [_kind_tokens(data, kind) for kind in kinds],
+                                              title=t("lesson.full_picture.title", lang), lang=lang)
     return figures.all_heads_overview(stacks, title=t("lesson.full_picture.title", lang), lang=lang,
                                       assumed_width=assumed_width)
+
+
+def _kind_tokens(data: LessonData, kind) -> tuple[list[str], list[str]]:
+    """(query tokens, key tokens) of an attention kind's maps: source for the encoder, the decoder's input
+    tokens for its self-attention, the written output token x source for cross-attention (as step 17)."""
+    if kind == AttentionKind.ENCODER_SELF:
+        return list(data.src_tokens), list(data.src_tokens)
+    if kind == AttentionKind.DECODER_SELF:
+        return list(data.tgt_tokens), list(data.tgt_tokens)
+    return list(data.predicted_tokens), list(data.src_tokens)  # a cross row: the output token it writes
 
 
 def _full_picture_step(step: LessonStep, data: LessonData, lang: str) -> StepView:

@@ -10,21 +10,41 @@ PROJECTOR_FONT_PX = 20  # figure text; tick labels stay readable from the back o
 PROJECTOR_BODY_PX = 26  # page body text in projector mode (>= 24 px at 1920x1080)
 PROJECTOR_MAX_HEIGHT = 640  # one figure per screen next to the text at 1080 px
 PROJECTOR_MIN_HEIGHT = 540
+PROJECTOR_SCREEN_PX = 1080
+# What the figure column holds beside the figure on a 1080 px screen (measured in Chromium, 26 px text):
+# the navigation row above it, the shape line, each line of the equation, the keys caption and padding.
+ABOVE_FIGURE_PX, SHAPE_LINE_PX, EQUATION_LINE_PX, BELOW_PX = 120, 60, 52, 110
 
 
-def projector_figure(fig: go.Figure) -> go.Figure:
+def equation_lines(latex: str) -> int:
+    """Lines of a (possibly multi-line, `\\\\`-separated) LaTeX equation."""
+    return latex.count("\\\\") + 1 if latex else 0
+
+
+def projector_height_budget(latex: str) -> int:
+    """The tallest figure that leaves room for the step's shape line and equation below it on one
+    1080 px screen."""
+    below = SHAPE_LINE_PX + EQUATION_LINE_PX * equation_lines(latex) + BELOW_PX
+    return PROJECTOR_SCREEN_PX - ABOVE_FIGURE_PX - below
+
+
+def projector_figure(fig: go.Figure, max_height: int = PROJECTOR_MAX_HEIGHT) -> go.Figure:
     """A copy of `fig` for a projector: larger text and tick labels, the cividis colour scale on every
-    heatmap, bars in two colours that differ in lightness, a height that fits one 1080 px screen."""
+    heatmap, bars in two colours that differ in lightness, a height that fits one 1080 px screen (at most
+    `max_height`: what the equation below it leaves, see projector_height_budget)."""
+    max_height = max(360, min(max_height, PROJECTOR_MAX_HEIGHT))
     spec = fig.to_plotly_json()
     layout = dict(spec.get("layout", {}))
     layout["font"] = {**layout.get("font", {}), "size": PROJECTOR_FONT_PX}
     title = dict(layout.get("title", {}))
     title["font"] = {**title.get("font", {}), "size": PROJECTOR_FONT_PX + 6}
     layout["title"] = title
+    token_ticks = isinstance(layout.get("meta"), dict) and layout["meta"].get("token_ticks")
     for key in list(layout):
         if key.startswith(("xaxis", "yaxis")):
             axis = dict(layout[key])
-            axis["tickfont"] = {"size": PROJECTOR_FONT_PX}
+            if not token_ticks:  # a tile grid's token labels stay small: one per tile row and column
+                axis["tickfont"] = {"size": PROJECTOR_FONT_PX}
             if isinstance(axis.get("title"), dict):
                 axis["title"] = {**axis["title"], "font": {"size": PROJECTOR_FONT_PX}}
             layout[key] = axis
@@ -39,8 +59,10 @@ def projector_figure(fig: go.Figure) -> go.Figure:
     layout["plot_bgcolor"] = "white"  # masked (−∞) cells: white gaps, unlike any cividis colour
     height = int(layout.get("height") or 0)
     keeps_aspect = any(isinstance(v, dict) and "scaleanchor" in v for v in layout.values())
-    if not keeps_aspect:  # square tiles (the all-heads overview) keep their own height and gaps
-        layout["height"] = min(max(height + 80, PROJECTOR_MIN_HEIGHT), PROJECTOR_MAX_HEIGHT)
+    if not keeps_aspect:
+        layout["height"] = min(max(height + 80, min(PROJECTOR_MIN_HEIGHT, max_height)), max_height)
+    else:  # square tiles (the all-heads overview) keep their gaps; the tiles shrink to the height
+        layout["height"] = min(height, max_height)
     layout["margin"] = {"l": 10, "r": 10, "t": 80, "b": 10}
     n_maps = sum(1 for trace in spec.get("data", []) if trace.get("type") == "heatmap")
     data = []
@@ -84,7 +106,8 @@ def projector_css() -> str:
     return f"""<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"],
 [data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecoration"] {{ display: none !important; }}
-[data-testid="stMainBlockContainer"] {{ padding-top: 1.2rem !important; max-width: 100% !important; }}
+[data-testid="stMainBlockContainer"] {{ padding-top: 1.2rem !important; padding-bottom: 0.5rem !important;
+  max-width: 100% !important; }}
 [data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stMain"] label, [data-testid="stMain"] button,
 [data-testid="stMain"] [data-testid="stCaptionContainer"] {{ font-size: {px}px !important; }}
 [data-testid="stMain"] h1 {{ font-size: {int(px * 1.7)}px !important; }}

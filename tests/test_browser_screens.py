@@ -1,0 +1,176 @@
+"""The class's screens in headless Chromium (issues 28 and 30): a phone's navigation in Korean, the sidebar
+closing after an example pick on a phone, /decoder's panels stacked without overlap at 390 px, the beam
+tree's `<s>` / `</s>`, and every lesson step within one 1920x1080 projector screen."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import transformer_core as core
+from explorer.figures import lesson
+from explorer.i18n import LANG_CHOICES, t
+from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+require_chromium()
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+MODEL = "ko-en-toy"
+TEXT = "고양이가 공원에서 생선을 먹었다."
+STEPS = lesson.lesson_steps()
+PHONE_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+               "Version/17.0 Mobile/15E148 Safari/604.1")
+# Every plotly chart's panels, panel titles, colour bars and axis titles as screen boxes; the pairs that overlap.
+OVERLAPS_JS = (Path(__file__).with_name("data") / "plot_overlaps.js").read_text(encoding="utf-8")
+
+if MODEL not in {info.name for info in core.list_models() if info.available}:
+    pytest.skip(f"{MODEL} is not available", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server():
+    with streamlit_server() as base:
+        yield base
+
+
+def phone_tab(browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, user_agent=PHONE_AGENT, is_mobile=True,
+                                  has_touch=True, device_scale_factor=1)
+    return context, context.new_page()
+
+
+def wait_idle(tab, timeout: float = 90_000) -> None:
+    tab.wait_for_selector("[data-test-script-state=notRunning]", timeout=timeout)
+    assert tab.locator(EXCEPTION).count() == 0, tab.locator(EXCEPTION).first.inner_text()
+
+
+def open_sidebar(tab) -> None:
+    tab.locator("[data-testid=stExpandSidebarButton]").first.click()
+    sync_api.expect(tab.locator("[data-testid=stSidebarNav]")).to_be_visible(timeout=15_000)
+
+
+def test_the_korean_phone_navigation_has_no_english(server, browser):
+    context, tab = phone_tab(browser)
+    try:
+        tab.goto(page_url(server, "", model=MODEL, lang="한국어"))
+        wait_idle(tab)
+        open_sidebar(tab)
+        more = tab.locator("[data-testid=stSidebarNavViewButton]")
+        sync_api.expect(more).to_have_text(re.compile(r"^\d+개 더 보기$"), timeout=15_000)
+        nav = tab.locator("[data-testid=stSidebarNav]")
+        assert not re.search(r"\bView\b|\bmore\b|\bless\b", nav.inner_text()), nav.inner_text()
+        more.click()
+        sync_api.expect(more).to_have_text(t("screen.nav_view_less", "ko"), timeout=15_000)
+        for name in ("nav.lesson", "nav.glossary", "nav.corpus"):  # the pages it used to hide behind English
+            sync_api.expect(nav.get_by_role("link", name=t(name, "ko"), exact=True)).to_be_visible()
+        assert not re.search(r"\bView\b|\bmore\b|\bless\b", nav.inner_text()), nav.inner_text()
+    finally:
+        context.close()
+
+
+def test_picking_an_example_on_a_phone_closes_the_sidebar_and_uses_the_example(server, browser):
+    context, tab = phone_tab(browser)
+    try:
+        tab.goto(page_url(server, "", model=MODEL, lang="한국어"))
+        wait_idle(tab)
+        open_sidebar(tab)
+        pills = tab.locator("[data-testid=stSidebar] .st-key-example_pick button[data-variant=pills]")
+        index, example = next((i, text) for i, text in enumerate(pills.all_inner_texts()) if text.strip() != TEXT)
+        tab.wait_for_function("() => window.__teNavInstalled === true", timeout=15_000)  # the page's script
+        pills.nth(index).click()
+        tab.wait_for_function("() => { const box = document.querySelector('[data-testid=stSidebar]')"
+                              ".getBoundingClientRect(); return box.right <= 1; }", timeout=15_000)
+        sync_api.expect(tab.locator("[data-testid=stMain] [data-testid=stCode]").first).to_contain_text(
+            example, timeout=60_000)  # the overview shows the picked sentence
+    finally:
+        context.close()
+
+
+def test_decoder_figures_on_a_390px_phone_stack_their_panels_without_overlap(server, browser):
+    context, tab = phone_tab(browser)
+    try:
+        tab.goto(page_url(server, "decoder", model=MODEL, text=TEXT, lang="한국어", strategy="beam"))
+        wait_idle(tab)
+        charts = tab.locator(".js-plotly-plot")
+        tab.wait_for_function("() => document.querySelectorAll('.js-plotly-plot .draglayer').length >= 6",
+                              timeout=60_000)
+        tab.wait_for_timeout(1000)
+        for index in range(charts.count()):
+            chart = charts.nth(index)
+            overlaps = chart.evaluate(OVERLAPS_JS)
+            assert overlaps == [], (index, overlaps)
+            columns = chart.evaluate("p => new Set(Object.keys(p._fullLayout).filter(k => /^xaxis\\d*$/.test(k))"
+                                     ".map(k => p._fullLayout[k].domain.join(','))).size")
+            assert columns == 1, f"chart {index} keeps {columns} panels side by side on a phone"
+        svg_texts = "els => els.map(e => e.textContent)"  # SVG text has no innerText
+        legend = tab.locator(".js-plotly-plot .legendtext").evaluate_all(svg_texts)
+        assert t("gen.status_finished", "ko") in legend, legend  # "끝남 (</s>)", not "끝남 ()"
+        beam_labels = tab.locator(".js-plotly-plot .scatterlayer .textpoint").evaluate_all(svg_texts)
+        assert "<s>" in beam_labels and "</s>" in beam_labels, beam_labels
+    finally:
+        context.close()
+
+
+def test_decoder_keeps_its_panels_side_by_side_on_a_laptop(server, browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    tab = context.new_page()
+    try:
+        tab.goto(page_url(server, "decoder", model=MODEL, text=TEXT, lang="English"))
+        wait_idle(tab)
+        tab.wait_for_function("() => document.querySelectorAll('.js-plotly-plot .draglayer').length >= 4",
+                              timeout=60_000)
+        first = tab.locator(".js-plotly-plot").first  # the four masking panels
+        columns = first.evaluate("p => new Set(Object.keys(p._fullLayout).filter(k => /^xaxis\\d*$/.test(k))"
+                                 ".map(k => p._fullLayout[k].domain.join(','))).size")
+        assert columns == 4
+        assert first.evaluate(OVERLAPS_JS) == []
+    finally:
+        context.close()
+
+
+def settled_height(tab, tries: int = 20) -> int:
+    """The main area's scrollHeight once two reads 0.4 s apart agree (plotly and KaTeX lay out after the
+    script is idle; a rerun may hold the old step's elements for a moment)."""
+    read = "() => document.querySelector('[data-testid=stMain]').scrollHeight"
+    last = tab.evaluate(read)
+    for _ in range(tries):
+        tab.wait_for_timeout(400)
+        now = tab.evaluate(read)
+        if now == last:
+            return now
+        last = now
+    return last
+
+
+@pytest.mark.parametrize("language", ["한국어", "English"])
+def test_no_lesson_step_is_taller_than_the_1080px_projector(server, browser, language):
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, device_scale_factor=1)
+    tab = context.new_page()
+    heights = {}
+    try:
+        for step in STEPS:
+            tab.goto(page_url(server, "lesson", model=MODEL, text=TEXT, lang=language, step=step.number, present=1))
+            heading = t("lesson.step_of", LANG_CHOICES[language], n=step.number, total=len(STEPS))
+            tab.wait_for_function("(heading) => [...document.querySelectorAll('h3')]"
+                                  ".some(h => h.innerText.startsWith(heading + ' '))", arg=heading, timeout=60_000)
+            wait_idle(tab)
+            reveal = tab.locator("[class*=st-key-lesson_reveal_] button")
+            if reveal.count():  # the tallest state: the question answered, the figure and equation shown
+                reveal.first.click()
+                tab.wait_for_selector("[class*=st-key-lesson_reveal_]", state="detached", timeout=60_000)
+                wait_idle(tab)
+            heights[step.number] = settled_height(tab)
+        too_tall = {n: h for n, h in heights.items() if h > 1080}
+        assert not too_tall, f"steps taller than 1080 px ({language}): {too_tall}"
+        tab.goto(page_url(server, "lesson", model=MODEL, text=TEXT, lang=language, step=len(STEPS), present=1))
+        wait_idle(tab)
+        tab.wait_for_selector(".js-plotly-plot .ytick text", state="attached", timeout=60_000)
+        labels = tab.locator(".js-plotly-plot .ytick text").evaluate_all("els => els.map(e => e.textContent)")
+        assert "고양이" in labels, labels  # step 22's grid names the tokens of its rows
+    finally:
+        context.close()
