@@ -3,7 +3,10 @@ per screen; predict-then-reveal questions; a projector mode (?present=1, â†’ / â
 opens the same sentence and step on a phone. The steps, figures and answers come from the package
 explorer/figures/lesson/; this page only lays them out.
 
-URL: `step` (1-based) and `present=1` live in the query next to the sidebar's text/model/lang.
+A live class (explorer/class_view.py, rules in explorer/live_class.py): the teacher starts one here; phones on
+`/lesson?class=CODE` follow its step, sentence and model and answer its questions together.
+
+URL: `step` (1-based), `present=1` and `class` live in the query next to the sidebar's text/model/lang.
 """
 
 import contextlib
@@ -11,6 +14,7 @@ import hashlib
 
 import streamlit as st
 
+from explorer import class_view, live_class
 from explorer.figures import lesson
 from explorer.i18n import md_escape
 from pages._shared import chart, current_view, ensure_frame, lang, settings, tr
@@ -19,6 +23,7 @@ ensure_frame()
 
 STEP_STATE, PRESENT_STATE, REVEALED_STATE, KEYS_STATE = "_lesson_step", "_lesson_present", "_lesson_revealed", \
     "_keyboard_shortcuts"
+SHOWN_STATE = "_lesson_shown_step"  # the step the last run showed (a change scrolls to the new step's title)
 STEPS = lesson.lesson_steps()
 
 
@@ -32,11 +37,13 @@ def current_step() -> int:
 
 
 def go_to(number: int) -> None:
+    class_view.leave()  # a following phone's own Next/Previous: its own pace from here (the class stays)
     st.session_state[STEP_STATE] = number
     st.session_state["lesson_jump"] = number
 
 
 def on_jump() -> None:
+    class_view.leave()
     st.session_state[STEP_STATE] = int(st.session_state.get("lesson_jump") or 1)
 
 
@@ -85,6 +92,9 @@ def join_link(number: int) -> tuple[str, str]:
     current = settings()
     params = {"text": current.text, "model": current.model, "lang": st.session_state.get("lang") or "",
               "step": str(number)}
+    owned = class_view.teacher()
+    if owned:  # the class's QR code: the phone follows the class (the code, never the secret)
+        params = class_view.join_params(owned[0])
     try:
         context_url = st.context.url
     except Exception:  # no browser context (tests, a bare script run)
@@ -110,20 +120,34 @@ def qr_block(number: int, width: int) -> None:
     st.code(url, language=None, wrap_lines=True)
 
 
-def question_block(question: lesson.Question, sig: str) -> bool:
-    """Ask first; return whether the answer has been revealed (and say if the guess was right)."""
+def reveal(marker: str, qkey: str) -> None:
+    st.session_state.setdefault(REVEALED_STATE, set()).add(marker)
+    class_view.reveal_for_class(qkey)  # the teacher's Reveal reveals on every following phone
+
+
+def question_block(question: lesson.Question, sig: str, number: int, in_class: live_class.ClassState | None) -> bool:
+    """Ask first; return whether the answer has been revealed (and say if the guess was right). A following
+    phone's pick is its answer to the class, and the teacher's Reveal reveals it."""
     revealed = st.session_state.setdefault(REVEALED_STATE, set())
     marker = f"{sig}:{question.id}"
+    qkey = live_class.question_key(number, question.id, sig)
+    if in_class is not None and qkey in in_class.revealed:
+        revealed.add(marker)
     widget = f"lesson_q_{question.id}_{sig}"
     with st.container(border=True, key=f"lesson_question_{question.id}"):
         st.markdown(f"**{tr('lesson.predict')}:** {question.prompt}")
         choice = st.pills(tr("lesson.your_guess"), list(range(len(question.options))),
                           selection_mode="multi" if question.multi else "single",
                           format_func=lambda i: md_escape(question.options[i]), key=widget,
-                          label_visibility="collapsed", disabled=marker in revealed)
+                          label_visibility="collapsed", disabled=marker in revealed,
+                          on_change=class_view.submit_answer if in_class is not None else None,
+                          args=(qkey, widget, len(question.options), question.multi))
         if marker not in revealed:
+            if in_class is not None:
+                st.caption(tr("class.answer_sent" if choice not in (None, []) else "class.pick_and_wait"))
+                return False
             st.button(tr("lesson.reveal"), key=f"lesson_reveal_{question.id}", type="primary",
-                      icon=":material/visibility:", on_click=revealed.add, args=(marker,))
+                      icon=":material/visibility:", on_click=reveal, args=(marker, qkey))
             st.caption(tr("lesson.hidden"))
             return False
         verdict = question.is_right(choice if not question.multi or choice else None)
@@ -134,6 +158,7 @@ def question_block(question: lesson.Question, sig: str) -> bool:
             st.success(tr("lesson.right"), icon=":material/check_circle:")
         else:
             st.error(tr("lesson.wrong", answer=answer), icon=":material/cancel:")
+        class_view.class_distribution(qkey, question.options, question.answer)
     return True
 
 
@@ -172,10 +197,17 @@ def equation(view: lesson.StepView) -> None:
 # ------------------------------------------------------------------------------------------------
 # The page
 
-present = present_mode()
+class_view.join_from_url()
+in_class = class_view.class_state_for_page()
+if in_class is not None:  # a following phone shows the class's step
+    st.session_state[STEP_STATE] = lesson.parse_step(in_class.step, len(STEPS))
+    if (in_class.text, in_class.model) != (settings().text, settings().model):
+        st.session_state[class_view.FOLLOW]["version"] = None  # the poll takes the class's sentence next
+present = present_mode() and in_class is None
 number = current_step()
 step = STEPS[number - 1]
 st.html(lesson.page_css(present))
+class_view.notice()
 
 top_left, top_right = st.columns([3, 2], vertical_alignment="bottom")
 if not present:
@@ -183,12 +215,18 @@ if not present:
         st.title(tr("lesson.page_title"))
         st.caption(tr("lesson.intro"))
 with top_right:
-    st.toggle(tr("lesson.present"), value=present, key="lesson_present_toggle", on_change=on_present,
-              help=tr("lesson.present_help"))
+    if in_class is None:  # a following phone shows the class, not a projector
+        st.toggle(tr("lesson.present"), value=present, key="lesson_present_toggle", on_change=on_present,
+                  help=tr("lesson.present_help"))
+    class_slot = st.container()
 
 view_now = current_view()
 write_url(number, present)
 keyboard(present)
+class_view.sync_teacher(number)
+if in_class is not None or st.session_state.get(class_view.FOLLOW):
+    class_view.follower_bar(in_class.code if in_class is not None else "")
+class_qkey = None
 if view_now is not None:
     data = lesson.LessonData.from_view(view_now.traced, view_now.loaded, view_now.settings.text)
     if present:  # projector: the buttons on top, always on screen (the arrow keys press them)
@@ -226,7 +264,11 @@ if view_now is not None:
                 st.subheader(heading)
             if view.focus:
                 st.caption(view.focus)
-            revealed = question_block(view.question, sig) if view.question is not None else True
+            if view.question is not None:
+                class_qkey = live_class.question_key(number, view.question.id, sig)
+                revealed = question_block(view.question, sig, number, in_class)
+            else:
+                revealed = True
             explanation(view, revealed)
             if skipped and step.id == "encoder_layer":
                 st.info(tr("lesson.skipped", steps=", ".join(str(s.number) for s in skipped)))
@@ -249,3 +291,13 @@ if view_now is not None:
     else:
         with st.expander(tr("lesson.join"), icon=":material/qr_code_2:"):
             qr_block(number, 260)
+        class_view.join_box()
+with class_slot:
+    class_view.teacher_panel(class_qkey, present)
+    class_view.start_button(number)
+if not present and st.session_state.get(SHOWN_STATE, number) != number:
+    # a new step (Next, Previous, the class moved): open it at its title, not where the last one was scrolled
+    st.html(lesson.scroll_to_step_script(tr("lesson.step_of", n=number, total=len(STEPS)), number),
+            unsafe_allow_javascript=True)
+st.session_state[SHOWN_STATE] = number
+
