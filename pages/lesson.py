@@ -125,14 +125,22 @@ def reveal(marker: str, qkey: str) -> None:
     class_view.reveal_for_class(qkey)  # the teacher's Reveal reveals on every following phone
 
 
+def is_revealed(question: lesson.Question, sig: str, number: int, in_class: live_class.ClassState | None) -> bool:
+    """Whether this question's answer shows: revealed here, or (on a following phone) by the teacher."""
+    revealed = st.session_state.setdefault(REVEALED_STATE, set())
+    marker = f"{sig}:{question.id}"
+    if in_class is not None and live_class.question_key(number, question.id, sig) in in_class.revealed:
+        revealed.add(marker)
+    return marker in revealed
+
+
 def question_block(question: lesson.Question, sig: str, number: int, in_class: live_class.ClassState | None) -> bool:
     """Ask first; return whether the answer has been revealed (and say if the guess was right). A following
     phone's pick is its answer to the class, and the teacher's Reveal reveals it."""
     revealed = st.session_state.setdefault(REVEALED_STATE, set())
     marker = f"{sig}:{question.id}"
     qkey = live_class.question_key(number, question.id, sig)
-    if in_class is not None and qkey in in_class.revealed:
-        revealed.add(marker)
+    is_revealed(question, sig, number, in_class)
     widget = f"lesson_q_{question.id}_{sig}"
     with st.container(border=True, key=f"lesson_question_{question.id}"):
         st.markdown(f"**{tr('lesson.predict')}:** {question.prompt}")
@@ -162,9 +170,9 @@ def question_block(question: lesson.Question, sig: str, number: int, in_class: l
     return True
 
 
-def figure_block(view: lesson.StepView, present: bool) -> None:
-    if view.figure is not None:
-        fig = lesson.projector_figure(view.figure) if present else view.figure
+def figure_block(view: lesson.StepView, fig) -> None:
+    """The step's figure (`fig`: already styled for the projector where it shows there), chips and table."""
+    if fig is not None:
         chart(fig, f"lesson_{view.step.number}_{view.step.id}", key=f"lesson_fig_{view.step.number}")
     if view.chips_html is not None:
         st.html(view.chips_html)
@@ -250,16 +258,29 @@ if view_now is not None:
     else:
         view = lesson.build_step(step, data, code, compact=present)
         heading = f"{tr('lesson.step_of', n=number, total=len(STEPS))} · {view.title}"
+        # Everything slow is made before the first element of the step goes out, and the figure column is
+        # written first: the new step's title never shows over the old step's figure (the projector flashed it
+        # for 1-2 s while the rest of the run went on; the old figure stayed "stale" on screen meanwhile).
+        revealed = view.question is None or is_revealed(view.question, sig, number, in_class)
+        fig = view.figure if not present or view.figure is None else lesson.projector_figure(view.figure)
+        corner_qr = lesson.qr_png(join_link(number)[0], scale=4) if present and number != 1 else None
         # projector: text | figure side by side on one screen; otherwise (phones) one column: text, figure, buttons
         text_col, fig_col = st.columns([2, 3]) if present else (st.container(), st.container())
         foot = text_col if present else st.container()
+        with fig_col:
+            if revealed:
+                figure_block(view, fig)
+                if present:
+                    equation(view)
+            else:
+                st.empty()  # takes the old figure's place at once
+            if present and number == 1:
+                qr_block(number, 360)
         with text_col:
-            if present and number != 1:
+            if corner_qr is not None:
                 head_left, head_right = st.columns([4, 1])
                 head_left.subheader(heading)
-                with head_right:
-                    url, _ = join_link(number)
-                    st.image(lesson.qr_png(url, scale=4), width=120)
+                head_right.image(corner_qr, width=120)
             else:
                 st.subheader(heading)
             if view.focus:
@@ -267,20 +288,11 @@ if view_now is not None:
             if view.question is not None:
                 class_qkey = live_class.question_key(number, view.question.id, sig)
                 revealed = question_block(view.question, sig, number, in_class)
-            else:
-                revealed = True
             explanation(view, revealed)
             if skipped and step.id == "encoder_layer":
                 st.info(tr("lesson.skipped", steps=", ".join(str(s.number) for s in skipped)))
             if revealed and not present:
                 equation(view)
-        with fig_col:
-            if revealed:
-                figure_block(view, present)
-                if present:
-                    equation(view)
-            if present and number == 1:
-                qr_block(number, 360)
         with foot:
             if not present:
                 nav_buttons(number, data.has_decoder)
