@@ -245,7 +245,7 @@ if view_now is not None:
     if "lesson_jump" not in st.session_state or st.session_state["lesson_jump"] != number:
         st.session_state["lesson_jump"] = number
     titles = {s.number: f"{s.number}. {tr(f'lesson.{s.id}.title')}" for s in STEPS}
-    if not present:
+    if not present and in_class is None:  # a following phone goes where the class goes (own pace: then jump)
         st.selectbox(tr("lesson.jump"), [s.number for s in STEPS],
                      format_func=titles.get, key="lesson_jump", on_change=on_jump)
     skipped = lesson.skipped_steps(data.has_decoder, STEPS)
