@@ -20,6 +20,7 @@ from explorer.state import settings, tr
 from transformer_core.store import StoreFull, StoreUnavailable, store_from_env
 
 TEACHER, FOLLOW, ME, NOTICE = "_class_teacher", "_class_follow", "_class_me", "_class_notice"
+QUESTION = "_class_question"  # (qkey, widget key, options, multi) of the question a following phone shows now
 JOINED_CODE = "_class_joined_from_url"
 POLL_S = 1.0  # a phone reads the class's version this often (one small read); p95 follow target: 2 s
 HEARTBEAT_S = 10.0  # a following phone says it is still there this often
@@ -286,6 +287,8 @@ def follow_poll() -> None:
         follow["version"] = version
         apply_class_state_now()
         st.rerun()
+    if unsent_answer():
+        st.rerun()  # the page shows the answer as sent
 
 
 def follower_bar(code: str) -> None:
@@ -319,14 +322,39 @@ def submit_answer(qkey: str, widget: str, n_options: int, multi: bool) -> None:
     if not follow:
         return
     choice = st.session_state.get(widget)
+    picked = None if choice is None or (multi and not choice) else choice
     classes = live_classes()
     try:
-        if choice is None or (multi and not choice):
+        if picked is None:
             classes.withdraw(follow["code"], me(), qkey)
         else:
-            classes.answer(follow["code"], me(), qkey, choice, n_options, multi)
+            classes.answer(follow["code"], me(), qkey, picked, n_options, multi)
+        follow.setdefault("sent", {})[qkey] = repr(picked)
     except ERRORS as error:
+        follow.setdefault("sent", {})[qkey] = repr(picked)  # said once; a new pick tries again
         st.session_state[NOTICE] = error_text(error)
+
+
+def ask(qkey: str, widget: str, n_options: int, multi: bool) -> None:
+    """The page: this following phone shows this question now (the poll makes sure its pick reaches the class)."""
+    st.session_state[QUESTION] = (qkey, widget, n_options, multi)
+
+
+def unsent_answer() -> bool:
+    """In the poll: a pick the class has not received (seen under heavy load: the tap's rerun never came, so
+    its callback never ran, though the pill shows picked); send it now. True if one was sent."""
+    follow, shown = following(), st.session_state.get(QUESTION)
+    if not follow or not shown:
+        return False
+    qkey, widget, n_options, multi = shown
+    if widget not in st.session_state:
+        return False
+    choice = st.session_state.get(widget)
+    picked = None if choice is None or (multi and not choice) else choice
+    if follow.get("sent", {}).get(qkey, repr(None)) == repr(picked):
+        return False
+    submit_answer(qkey, widget, n_options, multi)
+    return True
 
 
 def join_params(code: str) -> dict[str, str]:

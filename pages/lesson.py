@@ -152,6 +152,7 @@ def question_block(question: lesson.Question, sig: str, number: int, in_class: l
                           args=(qkey, widget, len(question.options), question.multi))
         if marker not in revealed:
             if in_class is not None:
+                class_view.ask(qkey, widget, len(question.options), question.multi)
                 st.caption(tr("class.answer_sent" if choice not in (None, []) else "class.pick_and_wait"))
                 return False
             st.button(tr("lesson.reveal"), key=f"lesson_reveal_{question.id}", type="primary",
@@ -206,6 +207,7 @@ def equation(view: lesson.StepView) -> None:
 # The page
 
 class_view.join_from_url()
+st.session_state.pop(class_view.QUESTION, None)  # set again below while a question waits for the reveal
 in_class = class_view.class_state_for_page()
 if in_class is not None:  # a following phone shows the class's step
     st.session_state[STEP_STATE] = lesson.parse_step(in_class.step, len(STEPS))
