@@ -130,9 +130,10 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
             assert phone.locator(f".st-key-lesson_reveal_{question.id}").count() == 0  # the teacher reveals
         teacher.locator(f".st-key-lesson_reveal_{question.id} button").click()
         wait_text(teacher, ".st-key-class_distribution", rf"수업의 응답 \({PHONES}개")
-        bars = re.findall(r"^(.+?)( ✓)? · (\d+)$", text_of(teacher, ".st-key-class_distribution"), re.MULTILINE)
+        shown = text_of(teacher, ".st-key-class_distribution")
+        bars = [(label.strip(), mark, n) for label, mark, n in re.findall(r"(?m)^\s*(.+?)(\s✓)?\s·\s(\d+)\s*$", shown)]
         counts = {label: int(n) for label, _, n in bars}
-        assert len(bars) == len(question.options), bars
+        assert len(bars) == len(question.options), repr(shown)
         assert counts[question.options[right]] == 2 and counts[question.options[wrong[1]]] == 1, counts
         assert counts[question.options[wrong[0]]] == 0  # the changed answer counts once, where it ended
         assert [label for label, mark, _ in bars if mark] == [question.options[right]]  # the model's answer
@@ -169,7 +170,7 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
         # End class: every phone is told and keeps the ordinary lesson
         teacher.locator(".st-key-class_end button").first.click()
         wait_text(teacher, "[data-testid=stMain]", "실시간 수업을 끝냈습니다")
-        assert teacher.locator(".st-key-class_start button").count() >= 1
+        sync_api.expect(teacher.locator(".st-key-class_start button").first).to_be_visible(timeout=60_000)
         for phone in phones:
             wait_text(phone, "[data-testid=stMain]", "이 실시간 수업은 끝났습니다")
             shows_step(phone, 2)

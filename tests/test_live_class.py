@@ -218,3 +218,13 @@ def test_the_in_process_store_refuses_writes_past_its_bytes_instead_of_growing()
             classes.join(code, phone(n))
     assert store.stats()["bytes"] <= 40_000
     assert classes.state(code).code == code  # the class itself still answers
+
+
+def test_every_refusal_has_a_message_in_both_languages():
+    from explorer.i18n import CATALOGS
+
+    reasons = {cls.reason for cls in lc.ClassError.__subclasses__()} | {lc.ClassError.reason}
+    assert reasons >= {"unknown", "ended", "not_teacher", "rate_limited", "full", "bad_answer", "closed"}
+    for lang in ("ko", "en"):
+        for reason in reasons:
+            assert f"class.error.{reason}" in CATALOGS[lang], (lang, reason)
