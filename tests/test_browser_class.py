@@ -171,8 +171,11 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
         teacher.locator(".st-key-class_end button").first.click()
         wait_text(teacher, "[data-testid=stMain]", "실시간 수업을 끝냈습니다")
         sync_api.expect(teacher.locator(".st-key-class_start button").first).to_be_visible(timeout=60_000)
-        for phone in phones:
-            wait_text(phone, "[data-testid=stMain]", "이 실시간 수업은 끝났습니다")
+        for index, phone in enumerate(phones):
+            try:
+                wait_text(phone, "[data-testid=stMain]", "이 실시간 수업은 끝났습니다")
+            except AssertionError as error:
+                raise AssertionError(f"phone {index} ({phone.url}) was not told the class ended") from error
             shows_step(phone, 2)
             phone.wait_for_function("() => !new URLSearchParams(location.search).has('class')", timeout=30_000)
             no_exception(phone)
