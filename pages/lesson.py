@@ -3,7 +3,10 @@ per screen; predict-then-reveal questions; a projector mode (?present=1, → / �
 opens the same sentence and step on a phone. The steps, figures and answers come from the package
 explorer/figures/lesson/; this page only lays them out.
 
-URL: `step` (1-based) and `present=1` live in the query next to the sidebar's text/model/lang.
+A live class (explorer/class_view.py, rules in explorer/live_class.py): the teacher starts one here; phones on
+`/lesson?class=CODE` follow its step, sentence and model and answer its questions together.
+
+URL: `step` (1-based), `present=1` and `class` live in the query next to the sidebar's text/model/lang.
 """
 
 import contextlib
@@ -11,6 +14,7 @@ import hashlib
 
 import streamlit as st
 
+from explorer import class_view, live_class
 from explorer.figures import lesson
 from explorer.figures.figures import plot_config
 from explorer.frame import ensure_frame
@@ -23,6 +27,7 @@ ensure_frame()
 
 STEP_STATE, PRESENT_STATE, REVEALED_STATE, KEYS_STATE = "_lesson_step", "_lesson_present", "_lesson_revealed", \
     "_keyboard_shortcuts"
+SHOWN_STATE = "_lesson_shown_step"  # the step the last run showed (a change scrolls to the new step's title)
 STEPS = lesson.lesson_steps()
 
 
@@ -36,11 +41,13 @@ def current_step() -> int:
 
 
 def go_to(number: int) -> None:
+    class_view.leave()  # a following phone's own Next/Previous: its own pace from here (the class stays)
     st.session_state[STEP_STATE] = number
     st.session_state["lesson_jump"] = number
 
 
 def on_jump() -> None:
+    class_view.leave()
     st.session_state[STEP_STATE] = int(st.session_state.get("lesson_jump") or 1)
 
 
@@ -89,6 +96,9 @@ def join_link(number: int) -> tuple[str, str]:
     current = settings()
     params = {"text": current.text, "model": current.model, "lang": st.session_state.get("lang") or "",
               "step": str(number)}
+    owned = class_view.teacher()
+    if owned:  # the class's QR code: the phone follows the class (the code, never the secret)
+        params = class_view.join_params(owned[0])
     try:
         context_url = st.context.url
     except Exception:  # no browser context (tests, a bare script run)
@@ -114,20 +124,43 @@ def qr_block(number: int, width: int) -> None:
     st.code(url, language=None, wrap_lines=True)
 
 
-def question_block(question: lesson.Question, sig: str) -> bool:
-    """Ask first; return whether the answer has been revealed (and say if the guess was right)."""
+def reveal(marker: str, qkey: str) -> None:
+    st.session_state.setdefault(REVEALED_STATE, set()).add(marker)
+    class_view.reveal_for_class(qkey)  # the teacher's Reveal reveals on every following phone
+
+
+def is_revealed(question: lesson.Question, sig: str, number: int, in_class: live_class.ClassState | None) -> bool:
+    """Whether this question's answer shows: revealed here, or (on a following phone) by the teacher."""
     revealed = st.session_state.setdefault(REVEALED_STATE, set())
     marker = f"{sig}:{question.id}"
+    if in_class is not None and live_class.question_key(number, question.id, sig) in in_class.revealed:
+        revealed.add(marker)
+    return marker in revealed
+
+
+def question_block(question: lesson.Question, sig: str, number: int, in_class: live_class.ClassState | None) -> bool:
+    """Ask first; return whether the answer has been revealed (and say if the guess was right). A following
+    phone's pick is its answer to the class, and the teacher's Reveal reveals it."""
+    revealed = st.session_state.setdefault(REVEALED_STATE, set())
+    marker = f"{sig}:{question.id}"
+    qkey = live_class.question_key(number, question.id, sig)
+    is_revealed(question, sig, number, in_class)
     widget = f"lesson_q_{question.id}_{sig}"
     with st.container(border=True, key=f"lesson_question_{question.id}"):
         st.markdown(f"**{tr('lesson.predict')}:** {question.prompt}")
         choice = st.pills(tr("lesson.your_guess"), list(range(len(question.options))),
                           selection_mode="multi" if question.multi else "single",
                           format_func=lambda i: md_escape(question.options[i]), key=widget,
-                          label_visibility="collapsed", disabled=marker in revealed)
+                          label_visibility="collapsed", disabled=marker in revealed,
+                          on_change=class_view.submit_answer if in_class is not None else None,
+                          args=(qkey, widget, len(question.options), question.multi))
         if marker not in revealed:
+            if in_class is not None:
+                class_view.ask(qkey, widget, len(question.options), question.multi)
+                st.caption(tr("class.answer_sent" if choice not in (None, []) else "class.pick_and_wait"))
+                return False
             st.button(tr("lesson.reveal"), key=f"lesson_reveal_{question.id}", type="primary",
-                      icon=":material/visibility:", on_click=revealed.add, args=(marker,))
+                      icon=":material/visibility:", on_click=reveal, args=(marker, qkey))
             st.caption(tr("lesson.hidden"))
             return False
         verdict = question.is_right(choice if not question.multi or choice else None)
@@ -138,16 +171,17 @@ def question_block(question: lesson.Question, sig: str) -> bool:
             st.success(tr("lesson.right"), icon=":material/check_circle:")
         else:
             st.error(tr("lesson.wrong", answer=answer), icon=":material/cancel:")
+        class_view.class_distribution(qkey, question.options, question.answer)
     return True
 
 
-def figure_block(view: lesson.StepView, present: bool) -> None:
-    if view.figure is not None and present:  # one 1080 px screen: the figure leaves room for its equation
-        fig = lesson.projector_figure(view.figure, lesson.projector_height_budget(view.latex))
+def figure_block(view: lesson.StepView, fig, present: bool) -> None:
+    """The step's figure (`fig`: already sized for the projector's one 1080 px screen where it shows there)."""
+    if fig is not None and present:  # no download button under the projector's figure: it must fit the screen
         st.plotly_chart(fig, width="stretch", config=plot_config(f"lesson_{view.step.number}_{view.step.id}"),
                         key=f"lesson_fig_{view.step.number}", theme=None)
-    elif view.figure is not None:
-        chart(view.figure, f"lesson_{view.step.number}_{view.step.id}", key=f"lesson_fig_{view.step.number}")
+    elif fig is not None:
+        chart(fig, f"lesson_{view.step.number}_{view.step.id}", key=f"lesson_fig_{view.step.number}")
     if view.chips_html is not None:
         st.html(view.chips_html)
     if view.table is not None:
@@ -179,10 +213,18 @@ def equation(view: lesson.StepView) -> None:
 # ------------------------------------------------------------------------------------------------
 # The page
 
-present = present_mode()
+class_view.join_from_url()
+st.session_state.pop(class_view.QUESTION, None)  # set again below while a question waits for the reveal
+in_class = class_view.class_state_for_page()
+if in_class is not None:  # a following phone shows the class's step
+    st.session_state[STEP_STATE] = lesson.parse_step(in_class.step, len(STEPS))
+    if (in_class.text, in_class.model) != (settings().text, settings().model):
+        st.session_state[class_view.FOLLOW]["version"] = None  # the poll takes the class's sentence next
+present = present_mode() and in_class is None
 number = current_step()
 step = STEPS[number - 1]
 st.html(lesson.page_css(present))
+class_view.notice()
 
 top_left, top_right = st.columns([3, 2], vertical_alignment="bottom")
 if not present:
@@ -190,12 +232,18 @@ if not present:
         st.title(tr("lesson.page_title"))
         st.caption(tr("lesson.intro"))
 with top_right:
-    st.toggle(tr("lesson.present"), value=present, key="lesson_present_toggle", on_change=on_present,
-              help=tr("lesson.present_help"))
+    if in_class is None:  # a following phone shows the class, not a projector
+        st.toggle(tr("lesson.present"), value=present, key="lesson_present_toggle", on_change=on_present,
+                  help=tr("lesson.present_help"))
+    class_slot = st.container()
 
 view_now = current_view()
 write_url(number, present)
 keyboard(present)
+class_view.sync_teacher(number)
+if in_class is not None or st.session_state.get(class_view.FOLLOW):
+    class_view.follower_bar(in_class.code if in_class is not None else "")
+class_qkey = None
 if view_now is not None:
     data = lesson.LessonData.from_view(view_now.traced, view_now.loaded, view_now.settings.text)
     if present:  # projector: the buttons on top, always on screen (the arrow keys press them)
@@ -206,7 +254,7 @@ if view_now is not None:
     if "lesson_jump" not in st.session_state or st.session_state["lesson_jump"] != number:
         st.session_state["lesson_jump"] = number
     titles = {s.number: f"{s.number}. {tr(f'lesson.{s.id}.title')}" for s in STEPS}
-    if not present:
+    if not present and in_class is None:  # a following phone goes where the class goes (own pace: then jump)
         st.selectbox(tr("lesson.jump"), [s.number for s in STEPS],
                      format_func=titles.get, key="lesson_jump", on_change=on_jump)
     skipped = lesson.skipped_steps(data.has_decoder, STEPS)
@@ -219,35 +267,44 @@ if view_now is not None:
     else:
         view = lesson.build_step(step, data, code, compact=present)
         heading = f"{tr('lesson.step_of', n=number, total=len(STEPS))} · {view.title}"
+        # Everything slow is made before the first element of the step goes out, and the figure column is
+        # written first: the new step's title never shows over the old step's figure (the projector flashed it
+        # for 1-2 s while the rest of the run went on; the old figure stayed "stale" on screen meanwhile).
+        revealed = view.question is None or is_revealed(view.question, sig, number, in_class)
+        fig = view.figure if not present or view.figure is None else \
+            lesson.projector_figure(view.figure, lesson.projector_height_budget(view.latex))
+        corner_qr = lesson.qr_png(join_link(number)[0], scale=4) if present and number != 1 else None
         # projector: text | figure side by side on one screen; otherwise (phones) one column: text, figure, buttons
         text_col, fig_col = st.columns([1, 1]) if present else (st.container(), st.container())
         foot = text_col if present else st.container()
+        with fig_col:
+            if revealed:
+                figure_block(view, fig, present)
+                if present:
+                    equation(view)
+            else:
+                st.empty()  # takes the old figure's place at once
+            if present and number == 1:
+                qr_block(number, 360)
+            if present:  # under the figure, not under both columns: the text column may fill the screen
+                st.caption(tr("lesson.keys"))
         with text_col:
-            if present and number != 1:
+            if corner_qr is not None:
                 head_left, head_right = st.columns([4, 1])
                 head_left.subheader(heading)
-                with head_right:
-                    url, _ = join_link(number)
-                    st.image(lesson.qr_png(url, scale=4), width=120)
+                head_right.image(corner_qr, width=120)
             else:
                 st.subheader(heading)
             if view.focus:
                 st.caption(view.focus)
-            revealed = question_block(view.question, sig) if view.question is not None else True
+            if view.question is not None:
+                class_qkey = live_class.question_key(number, view.question.id, sig)
+                revealed = question_block(view.question, sig, number, in_class)
             explanation(view, revealed)
             if skipped and step.id == "encoder_layer":
                 st.info(tr("lesson.skipped", steps=", ".join(str(s.number) for s in skipped)))
             if revealed and not present:
                 equation(view)
-        with fig_col:
-            if revealed:
-                figure_block(view, present)
-                if present:
-                    equation(view)
-            if present and number == 1:
-                qr_block(number, 360)
-            if present:  # under the figure, not under both columns: the text column may fill the screen
-                st.caption(tr("lesson.keys"))
         with foot:
             if not present:
                 nav_buttons(number, data.has_decoder)
@@ -258,3 +315,13 @@ if view_now is not None:
     elif not present:
         with st.expander(tr("lesson.join"), icon=":material/qr_code_2:"):
             qr_block(number, 260)
+        class_view.join_box()
+with class_slot:
+    class_view.teacher_panel(class_qkey, present)
+    class_view.start_button(number)
+if not present and st.session_state.get(SHOWN_STATE, number) != number:
+    # a new step (Next, Previous, the class moved): open it at its title, not where the last one was scrolled
+    st.html(lesson.scroll_to_step_script(tr("lesson.step_of", n=number, total=len(STEPS)), number),
+            unsafe_allow_javascript=True)
+st.session_state[SHOWN_STATE] = number
+

@@ -122,3 +122,29 @@ def projector_css() -> str:
 }}
 </style>"""
 
+
+
+def scroll_to_step_script(heading: str, step: int) -> str:
+    """A script for st.html(unsafe_allow_javascript=True): once the step's heading (an h3 starting with
+    `heading`) is on the page, scroll Streamlit's main block (it scrolls, not the window) so the heading sits
+    at the top of the screen. After Next on a phone the page was left at the bottom, ~550 px below the new
+    step's title. `step` makes each step's script a new element, so it runs once per step change."""
+    import json
+
+    return f"""<script data-lesson-step="{int(step)}">(() => {{
+  const prefix = {json.dumps(heading)}; const started = performance.now();
+  const place = () => {{
+    const main = document.querySelector('[data-testid=stMain]');
+    const h = [...document.querySelectorAll('[data-testid=stMain] h3')]
+      .find(e => e.innerText.trim().startsWith(prefix) && !e.closest('[data-stale=true],[data-retained=true]'));
+    if (main && h) {{
+      const header = document.querySelector('[data-testid=stHeader]');
+      const top = header && getComputedStyle(header).display !== 'none' ? header.getBoundingClientRect().height : 0;
+      main.scrollTo({{top: Math.max(0, main.scrollTop + h.getBoundingClientRect().top - top - 8)}});
+      window.__lessonScrolledTo = {int(step)};
+      return;
+    }}
+    if (performance.now() - started < 5000) requestAnimationFrame(place);
+  }};
+  requestAnimationFrame(place);
+}})();</script>"""

@@ -1,0 +1,216 @@
+"""A live class under load: one teacher (1920x1080, projector mode) and N following phones (390x844), all headless
+Chromium (Debian's /usr/bin/chromium), Korean UI, on each store backend:
+
+  memory  one app server, the in-process store (what `make run` gives);
+  redis   a real redis-server and TWO app servers sharing it: the teacher on one, the phones on the other.
+
+Measured, per backend:
+  * follow latency: from the teacher's → key until each phone shows the new step's title (p50, p95 over
+    N phones × S step changes); the teacher's own step change beside it;
+  * answer-count latency: from a phone's tap on an answer until the teacher's panel shows that many answers;
+  * each app server's CPU seconds over the run (and as a share of one core) and peak resident memory.
+The phones poll once a second (explorer/class_view.py POLL_S), so a follow latency near 1 s is the poll;
+the issue's target is p95 <= 2 s with 30 phones on one 2-core server.
+
+Usage: .venv/bin/python benchmarks/live_class.py [--phones 30] [--steps 20] [--backend both|memory|redis] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # tests/ helpers (the package itself is installed)
+
+import transformer_core as core  # noqa: E402
+from explorer.figures import lesson  # noqa: E402
+from tests.browser_helpers import (  # noqa: E402
+    chromium_available,
+    cpu_seconds,
+    launch,
+    page_url,
+    peak_rss_bytes,
+    streamlit_server,
+)
+
+MODEL = "ko-en-toy"
+TEXT = "고양이가 공원에서 생선을 먹었다."
+CODE = re.compile(r"\b([A-HJ-NP-Z2-9]{6})\b")
+# Each page notes (Date.now(), wall clock shared with this process) when a step's title first shows, and the
+# teacher's page when its panel first shows n answers.
+SEEN_SCRIPT = """(() => {
+  window.__stepSeen = {}; window.__answersSeen = {};
+  const check = () => {
+    for (const h of document.querySelectorAll('[data-testid=stMain] h3')) {
+      const m = /^(\\d+)단계/.exec(h.innerText.trim());
+      if (m && !(m[1] in window.__stepSeen) && !h.closest('[data-stale=true]')) window.__stepSeen[m[1]] = Date.now();
+    }
+    const panel = document.querySelector('.st-key-class_teacher_panel');
+    const a = panel && /응답 (\\d+)개/.exec(panel.innerText);
+    if (a && !(a[1] in window.__answersSeen)) window.__answersSeen[a[1]] = Date.now();
+  };
+  new MutationObserver(check).observe(document, {subtree: true, childList: true, characterData: true});
+})();"""
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    rank = (len(ordered) - 1) * q
+    low, high = int(rank), min(int(rank) + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+def new_page(browser, width: int, height: int):
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="ko-KR", device_scale_factor=1)
+    page = context.new_page()
+    page.add_init_script(SEEN_SCRIPT)
+    return context, page
+
+
+def wait_until(check, timeout: float, what: str, interval: float = 0.1):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(interval)
+    raise TimeoutError(f"{what} within {timeout:.0f} s")
+
+
+def first_question() -> lesson.Question:
+    loaded = core.load(MODEL)
+    data = lesson.LessonData.from_view(core.trace_text(loaded, TEXT), loaded, TEXT)
+    return lesson.build_step(lesson.lesson_steps()[0], data, "ko").question
+
+
+def run_class(browser, teacher_base: str, phone_base: str, phones: int, steps: int) -> dict:
+    """One class: join, answer the first question, then `steps` step changes. Returns the latencies (s)."""
+    question = first_question()
+    contexts = []
+    try:
+        context, teacher = new_page(browser, 1920, 1080)
+        contexts.append(context)
+        teacher.goto(page_url(teacher_base, "lesson", model=MODEL, text=TEXT, step=1, present=1), timeout=120_000)
+        teacher.locator(".st-key-class_start button").first.click(timeout=120_000)
+        teacher.wait_for_selector(".class-code", timeout=60_000)
+        code = CODE.search(teacher.inner_text(".class-code")).group(1)
+        query = f"class={code}&model={MODEL}&text={TEXT}"
+        pages = []
+        for _ in range(phones):
+            context, phone = new_page(browser, 390, 844)
+            contexts.append(context)
+            phone.goto(f"{phone_base}/lesson?{query}", wait_until="commit", timeout=120_000)
+            pages.append(phone)
+        for phone in pages:
+            phone.wait_for_selector(".st-key-class_follower_bar", timeout=180_000)
+            phone.wait_for_selector(f".st-key-lesson_question_{question.id} button", timeout=180_000)
+        wait_until(lambda: f"따라오는 학생 {phones}명" in teacher.inner_text(".st-key-class_teacher_panel"), 120,
+                   f"the teacher did not see {phones} students following")
+
+        answer_latency = []
+        label = re.compile("^" + re.escape(question.options[0]) + "$")
+        for n, phone in enumerate(pages, start=1):
+            pill = phone.locator(f".st-key-lesson_question_{question.id} button").filter(has_text=label)
+            tapped = time.time()
+            pill.click()
+            seen = wait_until(lambda n=n: teacher.evaluate(f"() => window.__answersSeen['{n}']"), 60,
+                              f"the teacher did not see {n} answers")
+            answer_latency.append(seen / 1000 - tapped)
+
+        teacher.wait_for_function("() => window.__streamlitShortcutsInitialized === true", timeout=60_000)
+        follow, teacher_step = [], []
+        for number in range(2, 2 + steps):
+            pressed = time.time()
+            teacher.keyboard.press("ArrowRight")
+            key = str(number)
+            seen_teacher = wait_until(lambda k=key: teacher.evaluate(f"() => window.__stepSeen['{k}']"), 120,
+                                      f"the teacher did not show step {number}")
+            teacher_step.append(seen_teacher / 1000 - pressed)
+            for phone in pages:
+                seen = wait_until(lambda p=phone, k=key: p.evaluate(f"() => window.__stepSeen['{k}']"), 120,
+                                  f"a phone did not follow to step {number}")
+                follow.append(seen / 1000 - pressed)
+            time.sleep(1.0)  # the class reads the step before the next one
+        return {"follow": follow, "teacher_step": teacher_step, "answer_count": answer_latency}
+    finally:
+        for context in contexts:
+            with contextlib.suppress(Exception):
+                context.close()
+
+
+def measure(backend: str, phones: int, steps: int) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    with contextlib.ExitStack() as stack:
+        if backend == "redis":
+            from tests.servers import running_redis
+
+            url, _process = stack.enter_context(running_redis())
+            env = {"TRANSFORMER_EXPLORER_REDIS_URL": url}
+            servers = [stack.enter_context(streamlit_server(env=env)), stack.enter_context(streamlit_server(env=env))]
+        else:
+            servers = [stack.enter_context(streamlit_server(env={"TRANSFORMER_EXPLORER_REDIS_URL": ""}))]
+        playwright = stack.enter_context(sync_playwright())
+        browser = launch(playwright)
+        stack.callback(browser.close)
+        cpu_before = [cpu_seconds(s.pid) for s in servers]
+        started = time.monotonic()
+        result = run_class(browser, servers[0], servers[-1], phones, steps)
+        wall = time.monotonic() - started
+        result["cpu_s"] = [cpu_seconds(s.pid) - before for s, before in zip(servers, cpu_before, strict=True)]
+        result["wall_s"] = wall
+        result["peak_rss_mb"] = [peak_rss_bytes(s.pid) / 2**20 for s in servers]
+    return result
+
+
+def report(backend: str, phones: int, steps: int, result: dict) -> None:
+    def line(name: str, values: list[float]) -> str:
+        return (f"  {name:<26} p50 {percentile(values, 0.5):6.2f} s   p95 {percentile(values, 0.95):6.2f} s   "
+                f"max {max(values):6.2f} s   (n={len(values)})")
+
+    print(f"\n{backend}: 1 teacher + {phones} phones, {steps} step changes "
+          f"({len(result['cpu_s'])} app server{'s' if len(result['cpu_s']) > 1 else ''})")
+    print(line("follow (key -> phone)", result["follow"]))
+    print(line("teacher's own step", result["teacher_step"]))
+    print(line("answer count (tap -> panel)", result["answer_count"]))
+    for i, (cpu, rss) in enumerate(zip(result["cpu_s"], result["peak_rss_mb"], strict=True)):
+        print(f"  server {i + 1}: CPU {cpu:6.1f} s over {result['wall_s']:.0f} s "
+              f"({100 * cpu / result['wall_s']:.0f} % of one core), peak memory {rss:.0f} MB")
+    ratio = statistics.median(result["follow"]) / statistics.median(result["teacher_step"])
+    print(f"  follow p95 <= 2 s: {'yes' if percentile(result['follow'], 0.95) <= 2.0 else 'NO'}; "
+          f"follow p50 / teacher's step p50 = {ratio:.2f}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--phones", type=int, default=30)
+    parser.add_argument("--steps", type=int, default=20, help="step changes (at most 21: the lesson has 22 steps)")
+    parser.add_argument("--backend", choices=["both", "memory", "redis"], default="both")
+    parser.add_argument("--json", action="store_true", help="print the raw latencies as JSON too")
+    args = parser.parse_args()
+    if not chromium_available():
+        print("/usr/bin/chromium is missing (apt-get install -y chromium fonts-noto-cjk)", file=sys.stderr)
+        return 2
+    steps = min(args.steps, len(lesson.lesson_steps()) - 1)
+    backends = ["memory", "redis"] if args.backend == "both" else [args.backend]
+    results = {}
+    print(f"{time.strftime('%Y-%m-%d %H:%M %Z')}: {args.phones} phones, {steps} step changes")
+    for backend in backends:
+        results[backend] = measure(backend, args.phones, steps)
+        report(backend, args.phones, steps, results[backend])
+    if args.json:
+        print(json.dumps(results))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

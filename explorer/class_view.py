@@ -1,0 +1,364 @@
+"""The live class on /lesson, the Streamlit side: the one LiveClasses of this server process, the teacher's
+and the phone's session state, the polling fragments and the class's panels. The rules live in
+explorer/live_class.py (pure, tested against both stores); pages/lesson.py only calls these.
+
+Session state (never in the URL):
+  _class_teacher   (code, secret) of the class this session started: the secret alone moves the class
+  _class_follow    {"code", "following", "version"} of the class this phone joined
+  _class_me        this session's random follower id (no name, nothing personal)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+import streamlit as st
+
+from explorer import live_class as lc
+from explorer.state import settings, tr
+from transformer_core.store import StoreFull, StoreUnavailable, store_from_env
+
+TEACHER, FOLLOW, ME, NOTICE = "_class_teacher", "_class_follow", "_class_me", "_class_notice"
+QUESTION = "_class_question"  # (qkey, widget key, options, multi) of the question a following phone shows now
+JOINED_CODE = "_class_joined_from_url"
+POLL_S = 1.0  # a phone reads the class's version this often (one small read); p95 follow target: 2 s
+HEARTBEAT_S = 10.0  # a following phone says it is still there this often
+TEACHER_POLL_S = 1.0  # the teacher's counts (students following, answers)
+ERRORS = (lc.ClassError, StoreUnavailable, StoreFull)
+
+
+@st.cache_resource(show_spinner=False)
+def live_classes() -> lc.LiveClasses:
+    """One per server process: the in-process store by default, Redis when TRANSFORMER_EXPLORER_REDIS_URL is
+    set (then every server sharing that Redis serves the same classes)."""
+    return lc.LiveClasses(store_from_env())
+
+
+def me() -> str:
+    if ME not in st.session_state:
+        st.session_state[ME] = lc.new_follower_id()
+    return st.session_state[ME]
+
+
+def error_text(error: Exception) -> str:
+    if isinstance(error, StoreUnavailable):
+        return tr("class.unavailable")
+    if isinstance(error, StoreFull):
+        return tr("class.error.full")
+    return tr(f"class.error.{getattr(error, 'reason', 'error')}")
+
+
+def teacher() -> tuple[str, str] | None:
+    return st.session_state.get(TEACHER)
+
+
+def following() -> dict | None:
+    """The class this phone follows now (None: none, or going at its own pace)."""
+    follow = st.session_state.get(FOLLOW)
+    return follow if follow and follow.get("following") else None
+
+
+def notice() -> None:
+    """A message left by a callback or the URL join (unknown code, class ended, ...)."""
+    message = st.session_state.pop(NOTICE, None)
+    if message:
+        st.warning(message, icon=":material/info:")
+
+
+# ------------------------------------------------------------------------------------------------
+# The teacher
+
+def start_class(step: int) -> None:
+    """Button callback: open a class on this session's sentence, model, language and step."""
+    current = settings()
+    try:
+        code, secret = live_classes().start(step, current.text, current.model, st.session_state.get("lang") or "")
+    except ERRORS as error:
+        st.session_state[NOTICE] = error_text(error)
+        return
+    st.session_state[TEACHER] = (code, secret)
+    st.session_state.pop(FOLLOW, None)
+
+
+def end_class() -> None:
+    owned = st.session_state.pop(TEACHER, None)
+    if owned:
+        with contextlib.suppress(*ERRORS):  # expired or unreachable: the class is over for this session anyway
+            live_classes().end(*owned)
+        st.session_state[NOTICE] = tr("class.ended_by_you")
+
+
+def sync_teacher(step: int) -> None:
+    """Every run of the teacher's page: the class follows this session's step, sentence and model."""
+    owned = teacher()
+    if not owned:
+        return
+    current = settings()
+    try:
+        live_classes().update(*owned, step=step, text=current.text, model=current.model)
+    except (lc.UnknownClass, lc.ClassEnded, lc.NotTeacher):
+        st.session_state.pop(TEACHER, None)
+        st.session_state[NOTICE] = tr("class.expired")
+    except ERRORS as error:
+        st.session_state[NOTICE] = error_text(error)
+
+
+def reveal_for_class(qkey: str) -> None:
+    owned = teacher()
+    if owned:
+        try:
+            live_classes().reveal(*owned, qkey)
+        except ERRORS as error:
+            st.session_state[NOTICE] = error_text(error)
+
+
+@st.fragment(run_every=TEACHER_POLL_S)
+def teacher_counts(qkey: str | None) -> None:
+    """`3 students following · 2 answers`, refreshed every second without rerunning the page."""
+    owned = teacher()
+    if not owned:
+        return
+    classes = live_classes()
+    try:
+        parts = [tr("class.following", n=classes.followers(owned[0]))]
+        if qkey:
+            parts.append(tr("class.answers", n=classes.answer_count(owned[0], qkey)))
+    except ERRORS as error:
+        st.caption(error_text(error))
+        return
+    st.markdown(" · ".join(parts), help=tr("class.counts_help"))
+
+
+def teacher_panel(qkey: str | None, present: bool) -> None:
+    """The class code (big enough for the back row), the live counts and End class."""
+    owned = teacher()
+    if not owned:
+        return
+    with st.container(border=True, key="class_teacher_panel"):
+        size = "2rem" if present else "1.3rem"
+        label, suffix = tr("class.code", code="\x00").split("\x00")
+        st.markdown(f"<p class='class-code' style='font-size:{size};margin:0'>{label}"
+                    f"<b style='font-family:monospace;letter-spacing:0.12em'>{code_html(owned[0])}</b>{suffix}</p>",
+                    unsafe_allow_html=True)
+        left, right = st.columns([3, 2], vertical_alignment="center")
+        with left:
+            teacher_counts(qkey)
+        right.button(tr("class.end"), key="class_end", icon=":material/stop_circle:", on_click=end_class,
+                     width="stretch")
+
+
+def code_html(code: str) -> str:
+    """The code as HTML (only A–Z and 2–9 ever reach here: normalise_code / new_code)."""
+    return "".join(c for c in code if c in lc.CODE_ALPHABET)
+
+
+def start_button(step: int) -> None:
+    if teacher() or following():
+        return
+    st.button(tr("class.start"), key="class_start", icon=":material/groups:", on_click=start_class, args=(step,),
+              help=tr("class.start_help"))
+
+
+def class_distribution(qkey: str, options: tuple[str, ...], answer: frozenset[int]) -> None:
+    """After the reveal, on the teacher's page: how the class answered, beside the model's answer."""
+    owned = teacher()
+    if not owned:
+        return
+    try:
+        answers = live_classes().answers(owned[0], qkey)
+    except ERRORS as error:
+        st.caption(error_text(error))
+        return
+    counts = lc.distribution(answers, len(options))
+    total = len(answers)
+    with st.container(key="class_distribution"):
+        st.markdown(f"**{tr('class.distribution', n=total)}**")
+        for index, label in enumerate(options):
+            mark = " ✓" if index in answer else ""
+            share = counts[index] / total if total else 0.0
+            st.progress(share, text=f"{label}{mark} · {counts[index]}")
+
+
+# ------------------------------------------------------------------------------------------------
+# A phone
+
+def join(code_text: object) -> bool:
+    """Join a class (a scanned link or a typed code); on failure leave a message and stay on one's own."""
+    try:
+        state = live_classes().join(code_text, me())
+    except ERRORS as error:
+        st.session_state[NOTICE] = error_text(error)
+        return False
+    st.session_state[FOLLOW] = {"code": state.code, "following": True,
+                                "version": live_classes().version(state.code)}
+    return True
+
+
+def join_from_url() -> None:
+    """`/lesson?class=CODE`: join once per code (a rerun does not join again); drop the code from the URL
+    when it cannot be joined, so the ordinary lesson goes on."""
+    raw = st.query_params.get("class")
+    if raw is None or teacher():
+        return
+    if st.session_state.get(JOINED_CODE) == raw:
+        return
+    st.session_state[JOINED_CODE] = raw
+    if not join(raw):
+        del st.query_params["class"]
+
+
+def on_join_typed() -> None:
+    if join(st.session_state.get("class_code_input") or ""):
+        st.session_state["class_code_input"] = ""
+        apply_class_state_now()
+
+
+def leave() -> None:
+    """Go at one's own pace (the class goes on without this phone)."""
+    follow = st.session_state.get(FOLLOW)
+    if follow and follow.get("following"):
+        follow["following"] = False
+        with contextlib.suppress(*ERRORS):
+            live_classes().leave(follow["code"], me())
+
+
+def rejoin() -> None:
+    follow = st.session_state.get(FOLLOW)
+    if follow and join(follow["code"]):
+        apply_class_state_now()
+
+
+def apply_class_state_now() -> None:
+    """From a callback or a fragment (before the sidebar's widgets render): take the class's sentence and
+    model, so the next run shows what the teacher shows."""
+    follow = following()
+    if not follow:
+        return
+    try:
+        state = live_classes().state(follow["code"])
+    except ERRORS:
+        return
+    if state is None or state.ended:
+        return
+    if st.session_state.get("text") != state.text:
+        st.session_state["text"] = state.text
+    if state.model and st.session_state.get("model") != state.model:
+        st.session_state["model"] = state.model
+
+
+def class_state_for_page() -> lc.ClassState | None:
+    """This run of a following phone: the class's state (its step wins), or None (the class ended or the
+    phone goes its own pace); says why when the class is gone."""
+    follow = following()
+    if not follow:
+        return None
+    try:
+        state = live_classes().state(follow["code"])
+    except ERRORS as error:
+        st.caption(error_text(error))
+        return None
+    if state is None or state.ended:
+        st.session_state.pop(FOLLOW, None)
+        if "class" in st.query_params:
+            del st.query_params["class"]
+        st.info(tr("class.error.ended" if state is not None else "class.error.unknown"), icon=":material/info:")
+        return None
+    return state
+
+
+@st.fragment(run_every=POLL_S)
+def follow_poll() -> None:
+    """A following phone: read the class's version each second; on a change rerun the page (the new step,
+    sentence, model or reveal). A heartbeat every HEARTBEAT_S keeps the phone counted."""
+    follow = following()
+    if not follow:
+        return
+    classes = live_classes()
+    try:
+        version = classes.version(follow["code"])
+        now = time.monotonic()
+        if now - follow.get("beat", 0.0) >= HEARTBEAT_S and version is not None:
+            classes.heartbeat(follow["code"], me())
+            follow["beat"] = now
+    except ERRORS:
+        return  # a passing Redis hiccup: try again next second
+    if version != follow.get("version"):
+        follow["version"] = version
+        apply_class_state_now()
+        st.rerun()
+    if unsent_answer():
+        st.rerun()  # the page shows the answer as sent
+
+
+def follower_bar(code: str) -> None:
+    """On a phone in a class: which class, and the way out (own pace) or back in."""
+    follow = st.session_state.get(FOLLOW)
+    with st.container(key="class_follower_bar"):
+        if follow and follow.get("following"):
+            left, right = st.columns([3, 2], vertical_alignment="center")
+            left.markdown(tr("class.follow_status", code=code))
+            right.button(tr("class.own_pace"), key="class_leave", on_click=leave, width="stretch")
+            follow_poll()
+        elif follow:
+            left, right = st.columns([3, 2], vertical_alignment="center")
+            left.markdown(tr("class.own_pace_status", code=follow["code"]))
+            right.button(tr("class.rejoin"), key="class_rejoin", on_click=rejoin, type="primary", width="stretch")
+
+
+def join_box() -> None:
+    """For a student without the QR code: type the code on the projector."""
+    if teacher() or st.session_state.get(FOLLOW):
+        return
+    with st.expander(tr("class.join_title"), icon=":material/groups:"):
+        st.text_input(tr("class.join_label"), key="class_code_input", max_chars=12, on_change=on_join_typed,
+                      placeholder="ABC234")
+        st.button(tr("class.join_button"), key="class_join", on_click=on_join_typed)
+
+
+def submit_answer(qkey: str, widget: str, n_options: int, multi: bool) -> None:
+    """Pills callback on a following phone: the pick is this phone's answer to the class (or withdrawn)."""
+    follow = following()
+    if not follow:
+        return
+    choice = st.session_state.get(widget)
+    picked = None if choice is None or (multi and not choice) else choice
+    classes = live_classes()
+    try:
+        if picked is None:
+            classes.withdraw(follow["code"], me(), qkey)
+        else:
+            classes.answer(follow["code"], me(), qkey, picked, n_options, multi)
+        follow.setdefault("sent", {})[qkey] = repr(picked)
+    except ERRORS as error:
+        follow.setdefault("sent", {})[qkey] = repr(picked)  # said once; a new pick tries again
+        st.session_state[NOTICE] = error_text(error)
+
+
+def ask(qkey: str, widget: str, n_options: int, multi: bool) -> None:
+    """The page: this following phone shows this question now (the poll makes sure its pick reaches the class)."""
+    st.session_state[QUESTION] = (qkey, widget, n_options, multi)
+
+
+def unsent_answer() -> bool:
+    """In the poll: a pick the class has not received (seen under heavy load: the tap's rerun never came, so
+    its callback never ran, though the pill shows picked); send it now. True if one was sent."""
+    follow, shown = following(), st.session_state.get(QUESTION)
+    if not follow or not shown:
+        return False
+    qkey, widget, n_options, multi = shown
+    if widget not in st.session_state:
+        return False
+    choice = st.session_state.get(widget)
+    picked = None if choice is None or (multi and not choice) else choice
+    if follow.get("sent", {}).get(qkey, repr(None)) == repr(picked):
+        return False
+    submit_answer(qkey, widget, n_options, multi)
+    return True
+
+
+def join_params(code: str) -> dict[str, str]:
+    """What the class's QR code carries besides the address: the code, language, model and sentence."""
+    current = settings()
+    return {"class": code, "lang": st.session_state.get("lang") or "", "model": current.model,
+            "text": current.text}

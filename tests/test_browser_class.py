@@ -1,0 +1,214 @@
+"""A live class in headless Chromium: a teacher's projector (1920x1080) and three phones (390x844), Korean UI.
+The phones follow the teacher's step, answer the first question together (the teacher sees the count and, on
+Reveal, the class's distribution; every phone reveals), a phone's own Next never moves the class, End class
+reaches every phone, and an unknown code leaves the ordinary lesson. Run twice: on one server with the
+in-process store, and on TWO servers sharing a real redis-server (teacher on one, phones on the other).
+Screenshots: docs/screenshots/class_teacher.png and class_phone.png."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+import transformer_core as core
+from explorer.figures import lesson
+from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+require_chromium()
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+ROOT = Path(__file__).resolve().parent.parent
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+MODEL = "ko-en-toy"
+TEXT = "고양이가 공원에서 생선을 먹었다."
+PHONES = 3
+CODE = re.compile(r"\b([A-HJ-NP-Z2-9]{6})\b")
+
+if MODEL not in {info.name for info in core.list_models() if info.available}:
+    pytest.skip(f"{MODEL} is not available", allow_module_level=True)
+
+
+@cache
+def first_question() -> lesson.Question:
+    loaded = core.load(MODEL)
+    data = lesson.LessonData.from_view(core.trace_text(loaded, TEXT), loaded, TEXT)
+    question = lesson.build_step(lesson.lesson_steps()[0], data, "ko").question
+    assert question is not None and not question.multi
+    return question
+
+
+def tab(browser, width: int, height: int):
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="ko-KR", device_scale_factor=1)
+    return context, context.new_page()
+
+
+def no_exception(page) -> None:
+    assert page.locator(EXCEPTION).count() == 0, page.locator(EXCEPTION).first.inner_text()
+
+
+def shows_step(page, number: int, timeout: float = 180_000) -> None:
+    page.wait_for_function(f"""() => [...document.querySelectorAll('[data-testid=stMain] h3')]
+        .some(h => h.innerText.startsWith('{number}단계'))""", timeout=timeout)
+
+
+def heading_top(page, number: int) -> float:
+    return page.evaluate(f"""() => [...document.querySelectorAll('[data-testid=stMain] h3')]
+        .find(h => h.innerText.startsWith('{number}단계')).getBoundingClientRect().top""")
+
+
+def text_of(page, selector: str) -> str:
+    return page.locator(selector).first.inner_text()
+
+
+def wait_text(page, selector: str, pattern: str, timeout: float = 180_000) -> None:
+    sync_api.expect(page.locator(selector).first).to_contain_text(re.compile(pattern), timeout=timeout)
+
+
+def pick(page, question: lesson.Question, index: int) -> None:
+    group = page.locator(f".st-key-lesson_question_{question.id}")
+    label = re.compile("^" + re.escape(question.options[index]) + "$")
+    pill = group.locator("button").filter(has_text=label)
+    # Under heavy load (8 sessions on 2 cores) a tap was seen lost: the pill stayed unpicked (no rerun came).
+    # A student taps again; so does the test, at most twice, then requires the phone's "answer is in".
+    for _ in range(3):
+        pill.click()
+        try:
+            sync_api.expect(pill).to_have_attribute("aria-checked", "true", timeout=15_000)
+            break
+        except AssertionError:
+            continue
+    wait_text(page, f".st-key-lesson_question_{question.id}", "답이 전해졌습니다")  # the phone says it is in
+
+
+def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool) -> None:
+    question = first_question()
+    right = min(question.answer)
+    wrong = [i for i in range(len(question.options)) if i not in question.answer]
+    contexts = []
+    try:
+        context, teacher = tab(browser, 1920, 1080)
+        contexts.append(context)
+        teacher.goto(page_url(teacher_base, "lesson", model=MODEL, text=TEXT, step=1, present=1), timeout=90_000)
+        teacher.locator(".st-key-class_start button").first.click(timeout=90_000)
+        wait_text(teacher, ".st-key-class_teacher_panel", r"수업 코드: [A-Z2-9]{6}")
+        code = CODE.search(text_of(teacher, ".class-code")).group(1)
+        assert not set(code) & set("01OI")
+        assert "class=" not in teacher.url  # the teacher's own URL carries neither the code nor any secret
+        # the QR code's link (written under it): the class code, language, model and sentence, no step, no secret
+        link = next(t for t in teacher.locator("[data-testid=stCode]").all_inner_texts() if "class=" in t).strip()
+        params = parse_qs(urlsplit(link).query)
+        assert params == {"class": [code], "lang": ["한국어"], "model": [MODEL], "text": [TEXT]}, params
+        assert teacher.locator("[data-testid=stImage] img").count() >= 1
+
+        phones = []
+        for _ in range(PHONES):
+            context, phone = tab(browser, 390, 844)
+            contexts.append(context)
+            phone.goto(f"{phone_base}/lesson?{urlsplit(link).query}", wait_until="commit", timeout=90_000)
+            phones.append(phone)
+        for phone in phones:
+            wait_text(phone, ".st-key-class_follower_bar", code, timeout=90_000)
+            shows_step(phone, 1)
+            no_exception(phone)
+        wait_text(teacher, ".st-key-class_teacher_panel", rf"따라오는 학생 {PHONES}명")
+
+        # the class answers the first question; one answer per phone, changeable
+        pick(phones[0], question, right)
+        pick(phones[1], question, right)
+        pick(phones[2], question, wrong[0])
+        pick(phones[2], question, wrong[1])
+        wait_text(teacher, ".st-key-class_teacher_panel", rf"응답 {PHONES}개")
+        for phone in phones:
+            wait_text(phone, f".st-key-lesson_question_{question.id}", "선생님")
+            assert phone.locator(f".st-key-lesson_reveal_{question.id}").count() == 0  # the teacher reveals
+        teacher.locator(f".st-key-lesson_reveal_{question.id} button").click()
+        wait_text(teacher, ".st-key-class_distribution", rf"수업의 응답 \({PHONES}개")
+        shown = text_of(teacher, ".st-key-class_distribution")
+        bars = [(label.strip(), mark, n) for label, mark, n in re.findall(r"(?m)^\s*(.+?)(\s✓)?\s·\s(\d+)\s*$", shown)]
+        counts = {label: int(n) for label, _, n in bars}
+        assert len(bars) == len(question.options), repr(shown)
+        assert counts[question.options[right]] == 2 and counts[question.options[wrong[1]]] == 1, counts
+        assert counts[question.options[wrong[0]]] == 0  # the changed answer counts once, where it ended
+        assert [label for label, mark, _ in bars if mark] == [question.options[right]]  # the model's answer
+        for phone, verdict in zip(phones, ["Success", "Success", "Error"], strict=True):
+            sync_api.expect(phone.locator(f"[data-testid=stAlertContent{verdict}]")).to_have_count(1, timeout=90_000)
+        if screenshots:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            teacher.wait_for_timeout(800)
+            teacher.screenshot(path=str(SCREENSHOTS / "class_teacher.png"))
+            phones[2].screenshot(path=str(SCREENSHOTS / "class_phone.png"))
+
+        # the teacher moves: every phone follows and opens at the new step's title
+        teacher.wait_for_function("() => window.__streamlitShortcutsInitialized === true", timeout=30_000)
+        teacher.keyboard.press("ArrowRight")
+        shows_step(teacher, 2)
+        for phone in phones:
+            shows_step(phone, 2)
+            phone.wait_for_function("() => window.__lessonScrolledTo === 2", timeout=30_000)
+            assert 0 <= heading_top(phone, 2) < 844 - 40
+            no_exception(phone)
+
+        # a phone goes its own pace: its Next moves only itself; then it rejoins
+        phones[0].locator(".st-key-lesson_next button").first.click()
+        shows_step(phones[0], 3)
+        wait_text(phones[0], ".st-key-class_follower_bar", "혼자")
+        phones[1].wait_for_timeout(3000)  # three polls of the other phones
+        assert heading_top(teacher, 2) is not None and "step=2" in teacher.url
+        shows_step(phones[1], 2, timeout=1000)
+        wait_text(teacher, ".st-key-class_teacher_panel", rf"따라오는 학생 {PHONES - 1}명")
+        phones[0].locator(".st-key-class_rejoin button").first.click()
+        shows_step(phones[0], 2)
+        wait_text(teacher, ".st-key-class_teacher_panel", rf"따라오는 학생 {PHONES}명")
+
+        # End class: every phone is told and keeps the ordinary lesson
+        teacher.locator(".st-key-class_end button").first.click()
+        wait_text(teacher, "[data-testid=stMain]", "실시간 수업을 끝냈습니다")
+        sync_api.expect(teacher.locator(".st-key-class_start button").first).to_be_visible(timeout=60_000)
+        for index, phone in enumerate(phones):
+            try:
+                wait_text(phone, "[data-testid=stMain]", "이 실시간 수업은 끝났습니다")
+            except AssertionError as error:
+                raise AssertionError(f"phone {index} ({phone.url}) was not told the class ended") from error
+            shows_step(phone, 2)
+            phone.wait_for_function("() => !new URLSearchParams(location.search).has('class')", timeout=30_000)
+            no_exception(phone)
+
+        # an unknown code (and the ended one): a clear message and the ordinary lesson
+        context, stranger = tab(browser, 390, 844)
+        contexts.append(context)
+        unknown = "ZZZZZ2" if code != "ZZZZZ2" else "ZZZZZ3"
+        stranger.goto(page_url(phone_base, "lesson", model=MODEL, text=TEXT, **{"class": unknown}),
+                      wait_until="commit", timeout=90_000)
+        wait_text(stranger, "[data-testid=stMain]", "그런 수업 코드가 없습니다", timeout=90_000)
+        shows_step(stranger, 1)
+        assert stranger.locator(".st-key-class_follower_bar").count() == 0
+        stranger.goto(page_url(phone_base, "lesson", model=MODEL, text=TEXT, **{"class": code}),
+                      wait_until="commit", timeout=90_000)
+        wait_text(stranger, "[data-testid=stMain]", "끝났습니다", timeout=90_000)
+        no_exception(stranger)
+        no_exception(teacher)
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_a_class_on_one_server_with_the_in_process_store(browser):
+    with streamlit_server(env={"TRANSFORMER_EXPLORER_REDIS_URL": ""}) as base:
+        walk_a_class(browser, base, base, screenshots=True)
+
+
+def test_a_class_on_two_servers_sharing_redis(browser):
+    from tests.servers import running_redis
+
+    with running_redis() as (url, _process):
+        env = {"TRANSFORMER_EXPLORER_REDIS_URL": url}
+        with streamlit_server(env=env) as teacher_server, streamlit_server(env=env) as phone_server:
+            assert teacher_server != phone_server
+            walk_a_class(browser, teacher_server, phone_server, screenshots=False)
