@@ -13,9 +13,9 @@ ensure_frame()
 
 page_header("glossary.title", "glossary.intro")
 query = st.text_input(tr("glossary.search"), key="glossary_q", bind="query-params")
-text = glossary_markdown(lang(), query or "")
+text = glossary_markdown(lang(), query or "", st.query_params.to_dict())
 if text:
     st.caption(tr("glossary.count", n=text.count("\n") + 1, total=len(TERMS)))
-    st.markdown(text)
+    st.markdown(text, unsafe_allow_html=True)  # the links are <a target="_self">: same tab, same URL state
 else:
     st.info(tr("glossary.none"))
