@@ -78,3 +78,18 @@ def test_the_glossary_and_lesson_pages_hand_math_to_katex(lang: str):
     shown = "\n".join(m.value for m in at.markdown)
     assert "$q = xW^Q$" in shown and "$W^O$" in shown
     assert not BARE.search(text_outside_math(shown)), BARE.search(text_outside_math(shown))
+
+
+def test_the_lesson_hands_the_multihead_symbols_to_katex():
+    from explorer.figures.lesson import lesson_steps
+
+    number = next(s.number for s in lesson_steps() if s.id == "multihead")
+    at = streamlit_testing.AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params["lang"] = "한국어"
+    at.query_params["step"] = str(number)
+    at.run()
+    at.switch_page("pages/lesson.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = "\n".join(m.value for m in at.markdown)
+    assert "$W_i^Q$, $W_i^K$, $W_i^V$" in shown and "$W^O$를" in shown, shown[:400]
+    assert not BARE.search(text_outside_math(shown)), BARE.search(text_outside_math(shown))
