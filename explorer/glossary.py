@@ -8,9 +8,12 @@ The /glossary page shows this list; tests/test_glossary.py reads VARIANTS and fa
 
 from __future__ import annotations
 
+import html
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,11 @@ def matches(term: Term, query: str) -> bool:
     return not needle or any(needle in text.lower() for text in (term.ko, term.en, term.ko_def, term.en_def))
 
 
+# The URL keys every page shares (explorer.state: the sidebar's text, model, device, lang; layer, head):
+# a glossary link carries them, so the page it opens shows the same sentence in the same language.
+SHARED_URL_KEYS = ("text", "model", "device", "lang", "layer", "head")
+
+
 def links(term: Term, lang: str) -> list[tuple[str, str]]:
     """(label, url) of every place the term appears: its pages, then the lesson step that explains it."""
     from explorer.figures.lesson.steps import lesson_steps
@@ -107,19 +115,38 @@ def links(term: Term, lang: str) -> list[tuple[str, str]]:
     return found
 
 
-def glossary_markdown(lang: str, query: str = "") -> str:
+def with_shared_state(url: str, shared: Mapping[str, str]) -> str:
+    """`url` with the shared URL keys of `shared` (this page's query) added; the url's own keys win."""
+    path, _, own = url.partition("?")
+    query = {k: shared[k] for k in SHARED_URL_KEYS if shared.get(k) not in (None, "")}
+    query.update(parse_qsl(own))
+    return path + ("?" + urlencode(query) if query else "")
+
+
+def same_tab_link(label: str, url: str) -> str:
+    """An HTML anchor that opens `url` in this tab (a Markdown link opens a new tab in Streamlit)."""
+    from explorer.i18n import md_escape
+
+    return f'<a href="{html.escape(url, quote=True)}" target="_self">{md_escape(html.escape(label))}</a>'
+
+
+def glossary_markdown(lang: str, query: str = "", shared: Mapping[str, str] | None = None) -> str:
     """The glossary as a Markdown list in `lang`: the word, the other language's word, the definition, the
-    paper's section and links. Every text is escaped (definitions hold _ ^ and | of formulas)."""
+    paper's section and links that keep `shared` (the page's URL state). Text is escaped (definitions hold
+    _ and | of formulas) except `$...$` math, which KaTeX renders; show it with unsafe_allow_html (the
+    links are <a target="_self">)."""
     from explorer.i18n import md_escape, t
+    from explorer.mathtext import md_escape_keeping_math
 
     lines = []
     for term in sorted((x for x in TERMS if matches(x, query)), key=lambda x: x.ko if lang == "ko" else x.en.lower()):
         word, other = (term.ko, term.en) if lang == "ko" else (term.en, term.ko)
         definition = term.ko_def if lang == "ko" else term.en_def
-        parts = [f"**{md_escape(word)}** · {md_escape(other)}: {md_escape(definition)}"]
+        parts = [f"**{md_escape(word)}** · {md_escape(other)}: {md_escape_keeping_math(definition)}"]
         if term.section:
             parts.append(t("glossary.section", lang, section=term.section))
-        places = " · ".join(f"[{md_escape(label)}]({url})" for label, url in links(term, lang))
+        places = " · ".join(same_tab_link(label, with_shared_state(url, shared or {}))
+                            for label, url in links(term, lang))
         if places:
             parts.append(places)
         lines.append("- " + " — ".join(parts))

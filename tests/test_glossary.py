@@ -69,3 +69,17 @@ def test_the_glossary_page_renders_and_searches_in_both_languages(lang: str):
     at.text_input(key="glossary_q").set_value("beam").run()
     shown = "\n".join(m.value for m in at.markdown)
     assert ("**빔 서치**" if lang == "ko" else "**beam search**") in shown and "**LayerNorm**" not in shown
+
+
+def test_links_open_in_the_same_tab_and_carry_the_shared_url_state():
+    from urllib.parse import parse_qs, urlparse
+
+    from explorer.glossary import with_shared_state
+
+    shared = {"text": "나는 갔다.", "lang": "English", "glossary_q": "beam", "head": "2"}
+    url = with_shared_state("/lesson?step=7", shared)
+    assert urlparse(url).path == "/lesson"
+    assert parse_qs(urlparse(url).query) == {"text": ["나는 갔다."], "lang": ["English"], "head": ["2"], "step": ["7"]}
+    text = glossary_markdown("en", "multi-head attention", shared)
+    assert 'target="_self"' in text and "](/" not in text  # no Markdown link (those open a new tab)
+    assert 'href="/encoder?text=' in text and "glossary_q" not in text
