@@ -34,18 +34,19 @@ from transformer_core.analysis.scoring import (  # noqa: F401  (re-exported: the
     summarize,
 )
 from transformer_core.data import EOS_ID, is_held_out
-from transformer_core.data.ko_en import KoEnGrammar
+from transformer_core.data.ko_en import ko_en_grammar
 from transformer_core.data.reverse import ReverseData
 from transformer_core.io.loading import LoadedModel, load
 from transformer_core.tracing.hooks import Patch
 
 # --- samples --------------------------------------------------------------------------------------
 
-def ko_en_examples(tokenizer, n: int, seed: int, core: bool = False) -> list[Example]:
+def ko_en_examples(tokenizer, n: int, seed: int, core: bool = False, grammar_name: str = "full") -> list[Example]:
     """`n` distinct held-out sentence pairs (their Korean text hashes into the evaluation bucket);
-    `core=True` draws them from the compact core grammar (`KoEnGrammar(seed, core=True)`)."""
+    `core=True` draws them from the compact core grammar (`KoEnGrammar(seed, core=True)`), else from
+    `grammar_name` ("full" or "everyday": what config.json's "grammar" says the model was trained on)."""
     vocab = tokenizer.get_vocab()
-    grammar = KoEnGrammar(seed, core=core)
+    grammar = ko_en_grammar(seed, "core" if core else grammar_name)
     seen: set[str] = set()
     examples = []
     while len(examples) < n:
@@ -106,6 +107,12 @@ def trained_on_core(loaded: LoadedModel) -> bool:
     return loaded.grammar == "core"
 
 
+def whole_grammar_of(loaded: LoadedModel) -> str:
+    """The whole grammar a ko-en model was trained on: "everyday" when config.json says so, else "full"
+    (models trained before the everyday grammar name none, or "core" for the lab's)."""
+    return "everyday" if loaded.grammar == "everyday" else "full"
+
+
 def evaluate_model(loaded: LoadedModel, task: str | None = None, n: int = 500, seed: int = 0,
                    batch_size: int = 64, core: bool | None = None) -> dict:
     """Metrics of `loaded` on `n` fresh held-out examples of its task.
@@ -115,7 +122,7 @@ def evaluate_model(loaded: LoadedModel, task: str | None = None, n: int = 500, s
     task = _task(loaded, task)
     if task == "ko-en":
         core = trained_on_core(loaded) if core is None else core
-        examples = ko_en_examples(loaded.tokenizer, n, seed, core=core)
+        examples = ko_en_examples(loaded.tokenizer, n, seed, core=core, grammar_name=whole_grammar_of(loaded))
     elif task == "reverse":
         examples = reverse_examples_for_eval(loaded.tokenizer, n, seed)
     elif task.startswith("letters-"):  # the training lab's copy / reverse / sort of a-z strings
@@ -131,7 +138,7 @@ def evaluate_model(loaded: LoadedModel, task: str | None = None, n: int = 500, s
          "output": tokenizer.decode(f["output_ids"], skip_special_tokens=True),
          "expected": tokenizer.decode(f["target_ids"], skip_special_tokens=True)} for f in metrics["failures"]
     ]
-    grammar = {"grammar": "core" if core else "full"} if task == "ko-en" else {}
+    grammar = {"grammar": "core" if core else whole_grammar_of(loaded)} if task == "ko-en" else {}
     return {"model": loaded.name, "task": task, "n": n, "seed": seed, **grammar, **metrics}
 
 
@@ -190,7 +197,8 @@ def examples_for(loaded: LoadedModel, task: str, n: int, seed: int, core: bool |
     """The held-out sample of a task (ko-en: n sentence pairs, core grammar as evaluate_model decides;
     reverse: n texts + the hand-written ones)."""
     if task == "ko-en":
-        return ko_en_examples(loaded.tokenizer, n, seed, core=trained_on_core(loaded) if core is None else core)
+        return ko_en_examples(loaded.tokenizer, n, seed, core=trained_on_core(loaded) if core is None else core,
+                              grammar_name=whole_grammar_of(loaded))
     if task == "reverse":
         return reverse_examples_for_eval(loaded.tokenizer, n, seed)
     raise ValueError(f"unknown task {task!r}")
@@ -214,7 +222,8 @@ def head_importance_main(loaded: LoadedModel, args) -> int:
     result = head_importance(loaded, examples, task, args.method, args.batch_size, args.max_rows, progress)
     result["seed"] = args.seed
     if task == "ko-en":
-        result["grammar"] = "core" if (trained_on_core(loaded) if args.core is None else args.core) else "full"
+        result["grammar"] = ("core" if (trained_on_core(loaded) if args.core is None else args.core)
+                             else whole_grammar_of(loaded))
     if loaded.directory is not None:
         path = loaded.directory / FILE_NAME
         path.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

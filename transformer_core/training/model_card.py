@@ -53,6 +53,13 @@ def draw_loss_png(path: Path, history: list[dict], width: int = 640, height: int
     return True
 
 
+def grammar_field(task: str) -> dict:
+    """config.json's "grammar" of a bundled ko-en recipe: the grammar its data came from (evaluate.py reads it)."""
+    from transformer_core.data.tokenization import TRAINING_GRAMMAR
+
+    return {"grammar": TRAINING_GRAMMAR} if recipe_data(task) == "ko-en" else {}
+
+
 def write_model_dir(out: Path, result: TrainResult, settings: TrainSettings, config: TransformerConfig,
                     metrics: dict, command: str = "", extra_config: dict | None = None,
                     extra_sections: list[str] | None = None, training_notes: list[str] | None = None,
@@ -61,7 +68,7 @@ def write_model_dir(out: Path, result: TrainResult, settings: TrainSettings, con
 
     final_dir: where the directory will end up when `out` is a temporary one (named in the card)."""
     save_model_dir(out, result.model, result.tokenizer, description=describe_task(settings.task),
-                   extra={"task": recipe_data(settings.task), **(extra_config or {})})
+                   extra={"task": recipe_data(settings.task), **grammar_field(settings.task), **(extra_config or {})})
     write_loss_csv(out / "loss.csv", result.history)
     draw_loss_png(out / "loss.png", result.history)
     write_model_card(out, result, settings, config, metrics, command, extra_sections, training_notes, final_dir)

@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 
 from transformer_core.analysis.heldout import Example
 from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, UNK_ID, build_tokenizer, is_held_out
-from transformer_core.data.ko_en import REGISTERS, KoEnGrammar
+from transformer_core.data.ko_en import REGISTERS, KoEnGrammar, ko_en_grammar
 from transformer_core.data.reverse import MAX_CHARS, ReverseData
+from transformer_core.data.tokenization import TRAINING_GRAMMAR
 from transformer_core.models.config import TransformerConfig
 from transformer_core.models.rnn import RNNConfig
 
@@ -308,7 +309,7 @@ def training_pairs(task: str, vocab: dict[str, int], seed: int, limit: LengthLim
     """
     task = recipe_data(task)
     if task in ("ko-en", "lab-ko-en"):
-        grammar = lab_grammar(seed) if task == "lab-ko-en" else KoEnGrammar(seed)
+        grammar = lab_grammar(seed) if task == "lab-ko-en" else ko_en_grammar(seed, TRAINING_GRAMMAR)
         while True:
             pair = grammar.sample()
             if not is_held_out(pair.source_text):
