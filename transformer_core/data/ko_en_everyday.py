@@ -232,27 +232,28 @@ class EverydayGrammar(KoEnGrammar):
 
     # -- sampling --
 
-    def sample(self, register: str | None = None) -> SentencePair:
-        """One pair; a pair with a word that reads as one piece of the vocabulary (잡지 = magazine, not
-        잡 + 지) is drawn again, since the tokenizer (longest match first) would cut it as that piece."""
+    def sample(self, register: str | None = None, kind: str | None = None) -> SentencePair:
+        """One pair; a pair with a word the tokenizer would cut otherwise (잡지만: longest match first takes
+        잡지 "magazine" and then finds no ##만) is drawn again: the model trains on what typing gives."""
         for _ in range(20):
-            pair = self._sample_once(register)
-            if not any(len(piece_word_) > 1 and "".join(piece_word_) in self._noun_words
-                       for piece_word_ in _words_of(pair.source)):
+            pair = self._sample_once(register, kind)
+            if all(len(word) == 1 or wordpiece_split("".join(word), self._vocabulary) == list(word)
+                   for word in _words_of(pair.source)):
                 return pair
         return pair
 
     @property
-    def _noun_words(self) -> frozenset[str]:
-        """Every word-initial piece of the vocabulary (nouns, stems: 잡지, 가지)."""
-        if not hasattr(self, "_nouns_cache"):
+    def _vocabulary(self) -> frozenset[str]:
+        if not hasattr(self, "_vocabulary_cache"):
             from transformer_core.data.vocabulary import ko_en_vocabulary
 
-            self._nouns_cache = frozenset(t for t in ko_en_vocabulary(False, GRAMMAR_NAME) if not t.startswith("##"))
-        return self._nouns_cache
+            self._vocabulary_cache = frozenset(ko_en_vocabulary(False, GRAMMAR_NAME))
+        return self._vocabulary_cache
 
-    def _sample_once(self, register: str | None) -> SentencePair:
-        kind = self.rng.choices(list(self.KINDS), list(self.KINDS.values()))[0]
+    def _sample_once(self, register: str | None, kind: str | None = None) -> SentencePair:
+        """`kind`: one of KINDS (tests), else drawn by the KINDS weights."""
+        drawn_kind = self.rng.choices(list(self.KINDS), list(self.KINDS.values()))[0]
+        kind = kind or drawn_kind
         if kind == "full":
             self._dropped_ok = True
             try:
@@ -936,6 +937,23 @@ class EverydayGrammar(KoEnGrammar):
             if len(sentence.target) > 4:
                 break
         return sentence
+
+
+def wordpiece_split(word: str, vocabulary: frozenset[str]) -> list[str] | None:
+    """The pieces WordPiece cuts `word` into (longest match first, '##' after the first), without the '##';
+    None when some part matches nothing (the tokenizer's <unk>)."""
+    pieces: list[str] = []
+    start = 0
+    while start < len(word):
+        for end in range(len(word), start, -1):
+            candidate = word[start:end] if start == 0 else "##" + word[start:end]
+            if candidate in vocabulary:
+                pieces.append(word[start:end])
+                start = end
+                break
+        else:
+            return None
+    return pieces
 
 
 def _words_of(pieces: tuple[str, ...]) -> list[tuple[str, ...]]:
