@@ -10,15 +10,12 @@ degree 너무/아주/많이/조금; dropped subjects (내일 학교에 가요 ->
 without a subject asks "you").
 
 Conjugation comes from rules (hangul.py and the small functions below), English agreement from
-english.py, the words from the lexicon files (lexicon_full.json + lexicon_everyday.json). Every pair
+english.py, the words from the lexicon's data files (the full one plus the everyday additions). Every pair
 keeps its gold alignment, with the same conventions as ko_en.py; the new ones are listed at each builder.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import json
-from functools import cache
 from typing import ClassVar
 
 from transformer_core.data import english, hangul
@@ -37,32 +34,16 @@ from transformer_core.data.ko_en import (
     pronoun_phrase,
     stem_pieces,
 )
-from transformer_core.data.lexicon import DATA_DIR, FULL, Adjective, Lexicon, Noun, Verb, _entry
+from transformer_core.data.lexicon import Adjective, Lexicon, Noun, Verb, load_additions
 
 GRAMMAR_NAME = "everyday"
 
-# --- the lexicon: the full one plus lexicon_everyday.json ----------------------------------------------------
+# --- the lexicon: the full one plus the everyday additions ------------------------------------------------------
 
 
-@cache
 def everyday_lexicon() -> Lexicon:
-    """FULL plus the entries of lexicon_everyday.json (meals, counters' nouns, frequency words, ...)."""
-    raw = json.loads((DATA_DIR / "lexicon_everyday.json").read_text(encoding="utf-8"))
-    types = {"common_nouns": Noun, "places": Noun, "transitive": Verb, "intransitive": Verb, "adjectives": Adjective}
-    fields = {f.name: list(getattr(FULL, f.name)) if f.name != "tools" else dict(FULL.tools)
-              for f in dataclasses.fields(Lexicon)}
-    from transformer_core.data.lexicon import TimeWord
-
-    for name, rows in raw.items():
-        if name.startswith("_"):
-            continue
-        if name == "time_words":
-            fields[name] += [_entry(TimeWord, row) for row in rows]
-        elif name in ("numbers", "degree_adverbs", "manner_adverbs"):
-            fields[name] += [tuple(row) for row in rows]
-        else:
-            fields[name] += [_entry(types[name], row) for row in rows]
-    return Lexicon(**fields)
+    """The full lexicon plus the everyday additions (meals, time, -마다 words), read by lexicon.py."""
+    return load_additions("full", GRAMMAR_NAME)
 
 
 # --- Korean forms by rule ---------------------------------------------------------------------------------------

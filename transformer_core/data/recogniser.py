@@ -55,7 +55,7 @@ def canonical_piece(piece: str) -> str:
     return piece
 
 
-def _lexicon_of(grammar: str) -> Lexicon:
+def grammar_words(grammar: str) -> Lexicon:
     if grammar == "core":
         return CORE
     if grammar == "everyday":
@@ -70,7 +70,7 @@ def _lexicon_of(grammar: str) -> Lexicon:
 @cache
 def piece_classes(grammar: str) -> dict[str, str]:
     """First piece -> its class (pieces not listed are P, or themselves when a function word)."""
-    lexicon = _lexicon_of(grammar)
+    lexicon = grammar_words(grammar)
     lexicons = [CORE, lexicon]
     classes: dict[str, str] = {}
     for lex in lexicons:
