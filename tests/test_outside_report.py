@@ -65,8 +65,8 @@ def test_known_words_in_an_unknown_construction_are_named(bundled, text, named, 
 
 
 def test_the_full_grammars_model_is_told_that_desire_is_new_to_it(bundled):
-    """'먹고 싶다' is outside the grammar the bundled model (no "grammar" field = full) was trained on ..."""
-    report = outside_report(bundled, "나는 피자를 먹고 싶다.")
+    """'먹고 싶다' is outside the full grammar (a model dir with no "grammar" field was trained on it) ..."""
+    report = outside_report(as_trained_on(bundled, ""), "나는 피자를 먹고 싶다.")
     assert report.grammar == "full" and {"먹고", "싶다"} & set(report.outside_parts)
     # ... and inside the everyday grammar
     assert not outside_report(as_trained_on(bundled, "everyday"), "나는 피자를 먹고 싶다.").outside_training
