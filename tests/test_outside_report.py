@@ -102,3 +102,11 @@ def test_empty_and_other_tasks_do_not_crash():
     report = translation_report(reverse, "hello")
     assert report["outside_training"] is False and report["grammar"] == ""
     assert translation_report(reverse, "   ")["output_text"] == ""
+
+
+def test_no_sidebar_example_of_the_bundled_model_gets_the_notice(bundled):
+    """The examples show what the model learned: each lies inside its grammar (and is translated exactly:
+    the model card's table)."""
+    examples = json.loads((bundled.directory / "examples.json").read_text(encoding="utf-8"))["examples"]
+    flagged = [e["text"] for e in examples if outside_report(bundled, e["text"]).outside_training]
+    assert len(examples) >= 30 and flagged == []

@@ -8,10 +8,10 @@ a sentence is inside the grammar when every pair of neighbouring shapes (with ^ 
 written by the grammar. The pairs are collected from the grammar's own training side (`build`), stored
 beside this module (constructions_<grammar>.json), and a pair never seen names the two words around it.
 
-Classes of a first piece: N (nouns, names, places, pronoun stems), NUM (numbers), T (time words), ADV
-(manner and degree adverbs), A (attributive adjectives), the piece itself for the grammar's function
-words (auxiliaries 싶/있/없/않/못하, 좀, 안, 못, 몇, 왜, 얼마, 그, 이, ...), and P (every other stem or
-predicate form). Pieces the vocabulary lacks are <unk> and reported as unknown words instead.
+Classes of a first piece: N (nouns, names, places, pronoun stems, the noun part of 하다 verbs), NUM
+(numbers), T (time words), ADV (manner and degree adverbs), A (attributive adjectives), the piece itself
+for the grammar's function words (auxiliaries 싶/있/없/않/못하, 좀, 안, 못, 몇, 왜, 얼마, 그, 이, ...),
+and P (every other stem or predicate form). Pieces the vocabulary lacks are <unk> and reported as unknown words instead.
 
     python -m transformer_core.data.recogniser build   # rewrite constructions_*.json (minutes)
 """
@@ -74,8 +74,9 @@ def piece_classes(grammar: str) -> dict[str, str]:
     lexicons = [CORE, lexicon]
     classes: dict[str, str] = {}
     for lex in lexicons:
-        for noun in lex.common_nouns + lex.places + lex.names:
-            classes[noun.ko] = "N"
+        for verb in lex.verbs:  # 요리 of 요리하다, 공부 of 공부하다: nouns too (요리를 좋아해요)
+            if verb.prefix or (len(verb.stem) > 1 and verb.stem.endswith("하")):
+                classes.setdefault(verb.prefix or verb.stem[:-1], "N")
         for pronoun in lex.pronouns:
             for form in (pronoun.topic, pronoun.subject, pronoun.object):
                 classes.setdefault(form[:-1], "N")
@@ -92,6 +93,10 @@ def piece_classes(grammar: str) -> dict[str, str]:
             from transformer_core.data.ko_en import attributive_word
 
             classes.setdefault(attributive_word(adjective)[0], "A")
+    for lex in lexicons:  # after the time words: 점심 (lunch) is a noun, 점심에 (at lunch) reads alike
+        for noun in lex.common_nouns + lex.places + lex.names:
+            if classes.get(noun.ko, "T") in ("T", "P", "A"):
+                classes[noun.ko] = "N"
     if grammar == "everyday":
         from transformer_core.data.ko_en_everyday import AGES, NATIVE_ONE, SINO_FLOORS
 
