@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from transformer_core.data.ko_en import generate_pairs, ko_en_grammar
-from transformer_core.data.ko_en_everyday import (
-    EverydayGrammar,
+from transformer_core.data.ko_en_everyday import EverydayGrammar, generate_pairs, ko_en_grammar
+from transformer_core.data.ko_en_forms import (
     aseo_word,
     eu_ending,
     go_word,

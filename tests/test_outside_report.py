@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 import transformer_core
-from transformer_core.data.ko_en import ko_en_grammar
+from transformer_core.data.ko_en_everyday import ko_en_grammar
 from transformer_core.data.recogniser import outside_word_indices, word_shapes
 from transformer_core.data.splits import is_held_out
 from transformer_core.data.tokenization import build_ko_en_tokenizer

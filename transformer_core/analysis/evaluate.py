@@ -34,7 +34,7 @@ from transformer_core.analysis.scoring import (  # noqa: F401  (re-exported: the
     summarize,
 )
 from transformer_core.data import EOS_ID, is_held_out
-from transformer_core.data.ko_en import ko_en_grammar
+from transformer_core.data.ko_en_everyday import ko_en_grammar
 from transformer_core.data.reverse import ReverseData
 from transformer_core.io.loading import LoadedModel, load
 from transformer_core.tracing.hooks import Patch

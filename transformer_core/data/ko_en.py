@@ -771,21 +771,9 @@ def join_noun_phrases(first: NounPhrase, second: NounPhrase) -> NounPhrase:
 GRAMMAR_NAMES = ("core", "full", "everyday")
 
 
-def ko_en_grammar(seed: int = 0, name: str = "full") -> KoEnGrammar:
-    """The grammar `name`: "core" (the lab's compact core), "full" (the grammar models trained before the
-    everyday grammar were trained on; also "" for config.json files without a "grammar" field) or "everyday"
-    (full + the learner constructions: ko_en_everyday.py). Each keeps its own random stream."""
-    name = name or "full"
-    if name == "everyday":
-        from transformer_core.data.ko_en_everyday import EverydayGrammar
-
-        return EverydayGrammar(seed)
-    if name not in GRAMMAR_NAMES:
-        raise ValueError(f"unknown grammar {name!r}; expected one of {', '.join(GRAMMAR_NAMES)}")
-    return KoEnGrammar(seed, core=name == "core")
-
-
 def generate_pairs(n: int, seed: int = 0, core: bool = False, grammar: str = "full") -> list[SentencePair]:
     """`n` sentence pairs, the same for the same seed (`core=True`: from the core grammar; `grammar`:
-    "full" or "everyday")."""
-    return ko_en_grammar(seed, "core" if core else grammar).samples(n)
+    "full", or "everyday": ko_en_everyday.generate_pairs)."""
+    if grammar == "everyday" and not core:
+        raise ValueError("the everyday grammar's pairs come from ko_en_everyday.generate_pairs")
+    return KoEnGrammar(seed, core=core).samples(n)

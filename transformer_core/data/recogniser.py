@@ -23,7 +23,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
-from transformer_core.data.ko_en import CONTINUATION, DETERMINERS, ko_en_grammar
+from transformer_core.data.ko_en import CONTINUATION, DETERMINERS
 from transformer_core.data.lexicon import CORE, Lexicon
 from transformer_core.data.splits import is_held_out
 
@@ -59,7 +59,7 @@ def grammar_words(grammar: str) -> Lexicon:
     if grammar == "core":
         return CORE
     if grammar == "everyday":
-        from transformer_core.data.ko_en_everyday import everyday_lexicon
+        from transformer_core.data.ko_en_forms import everyday_lexicon
 
         return everyday_lexicon()
     from transformer_core.data.lexicon import FULL
@@ -98,7 +98,7 @@ def piece_classes(grammar: str) -> dict[str, str]:
             if classes.get(noun.ko, "T") in ("T", "P", "A"):
                 classes[noun.ko] = "N"
     if grammar == "everyday":
-        from transformer_core.data.ko_en_everyday import AGES, NATIVE_ONE, SINO_FLOORS
+        from transformer_core.data.ko_en_forms import AGES, NATIVE_ONE, SINO_FLOORS
 
         for ko, _ in (*AGES, *SINO_FLOORS, NATIVE_ONE, ("열한", ""), ("열두", "")):
             classes[ko] = "NUM"
@@ -161,6 +161,8 @@ def outside_word_indices(pieces: list[str] | tuple[str, ...], grammar: str) -> l
 def build(grammar: str, n: int | None = None, seed: int = 0) -> dict:
     """Collect the shape pairs of `n` training-side sentences of `grammar` (held-out ones are skipped, so the
     held-out sentences measure the recogniser fairly)."""
+    from transformer_core.data.ko_en_everyday import ko_en_grammar
+
     n = n or BUILD_SENTENCES[grammar]
     source = ko_en_grammar(seed, grammar)
     pairs: set[tuple[str, str]] = set()

@@ -45,7 +45,7 @@ def _lexicons(core: bool, grammar: str = "full") -> list[Lexicon]:
     if core:
         return [CORE]
     if grammar == "everyday":
-        from transformer_core.data.ko_en_everyday import everyday_lexicon
+        from transformer_core.data.ko_en_forms import everyday_lexicon
 
         return [CORE, everyday_lexicon()]
     return [CORE, FULL]
@@ -87,7 +87,7 @@ def korean_words(core: bool = False, grammar: str = "full") -> set[Word]:
             future = hangul.adnominal_future_from_present(HOW.attributive)
             words.update(predicate_word(HOW.stem, HOW.past_stem, future, tense, True, register, action=False))
     if grammar == "everyday" and not core:
-        from transformer_core.data.ko_en_everyday import everyday_korean_words
+        from transformer_core.data.ko_en_forms import everyday_korean_words
 
         words |= everyday_korean_words()
     return words
@@ -127,7 +127,7 @@ def english_words(core: bool = False, grammar: str = "full") -> set[str]:
             words.update(en.split())
     words.update(english.capitalize_first([word])[0] for word in starters)
     if grammar == "everyday" and not core:
-        from transformer_core.data.ko_en_everyday import everyday_english_words
+        from transformer_core.data.ko_en_forms import everyday_english_words
 
         words |= everyday_english_words()
     return words

@@ -197,7 +197,7 @@ def data_notes(task: str) -> str:
                 "the same: config.json says \"grammar\": \"core\").")
     if task != "ko-en":
         return DATA_NOTES[task]
-    from transformer_core.data.ko_en_everyday import everyday_lexicon
+    from transformer_core.data.ko_en_forms import everyday_lexicon
     from transformer_core.data.lexicon import FULL
     from transformer_core.data.tokenization import TRAINING_GRAMMAR
     from transformer_core.data.vocabulary import ko_en_vocabulary

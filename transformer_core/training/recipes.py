@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 
 from transformer_core.analysis.heldout import Example
 from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, UNK_ID, build_tokenizer, is_held_out
-from transformer_core.data.ko_en import REGISTERS, KoEnGrammar, ko_en_grammar
+from transformer_core.data.ko_en import REGISTERS, KoEnGrammar
+from transformer_core.data.ko_en_everyday import ko_en_grammar
 from transformer_core.data.reverse import MAX_CHARS, ReverseData
 from transformer_core.data.tokenization import TRAINING_GRAMMAR
 from transformer_core.models.config import TransformerConfig
