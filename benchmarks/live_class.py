@@ -12,7 +12,9 @@ Measured, per backend:
 The phones poll once a second (explorer/class_view.py POLL_S), so a follow latency near 1 s is the poll;
 the issue's target is p95 <= 2 s with 30 phones on one 2-core server.
 
-Usage: .venv/bin/python benchmarks/live_class.py [--phones 30] [--steps 20] [--backend both|memory|redis] [--json]
+Usage (from the repository root; tests/ holds the browser helpers):
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/live_class.py [--phones 30] [--steps 20]
+        [--backend both|memory|redis] [--json]
 """
 
 from __future__ import annotations
@@ -24,14 +26,10 @@ import re
 import statistics
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # tests/ helpers (the package itself is installed)
-
-import transformer_core as core  # noqa: E402
-from explorer.figures import lesson  # noqa: E402
-from tests.browser_helpers import (  # noqa: E402
+import transformer_core as core
+from explorer.figures import lesson
+from tests.browser_helpers import (
     chromium_available,
     cpu_seconds,
     launch,

@@ -219,7 +219,36 @@ def current_view(show_notices: bool = True, model: str | None = None,
                           max_len=loaded.config.max_len))
         if traced.has_decoder and traced.reached_limit:
             st.info(tr("gen.limit_reached", n=len(traced.tgt_tokens) - 1, max_len=loaded.config.max_len))
+        outside_notice(loaded, current.text, traced)
     return View(current, loaded, traced)
+
+
+def outside_notice(loaded, text: str, traced) -> None:
+    """The honest notice, on every page before the output: words the model cannot see (<unk>) and known
+    words in a construction its grammar never writes (inference/report.py), each named in the sentence."""
+    from explorer.figures.tokenization import from_tokens
+    from explorer.figures.vocab import outside_marked_markdown, unknown_words_from_pieces
+    from explorer.i18n import md_escape
+    from transformer_core.inference.report import outside_report
+
+    unknown = unknown_words_from_pieces(text, from_tokens(loaded.tokenizer, traced.src_tokens),
+                                        truncated=traced.n_truncated > 0)
+    try:
+        report = outside_report(loaded, text, list(traced.src_tokens))
+    except Exception:  # the recogniser must never take a page down; the <unk> notice still stands
+        report = None
+    constructions = set(report.outside_constructions) if report is not None else set()
+    if not unknown.n_unknown and not constructions:
+        return
+    with st.container(key="unknown_notice"):
+        if unknown.n_unknown:
+            key = "vocab.unknown_notice" if traced.has_decoder else "vocab.unknown_notice_encoder"
+            st.warning(tr(key, n=unknown.n_unknown, total=unknown.n_words), icon=":material/help:")
+        if constructions:
+            named = ", ".join(f"«{md_escape(word)}»" for word in report.outside_constructions)
+            st.warning(tr("vocab.outside_notice", words=named), icon=":material/help:")
+        st.markdown(f"{tr('vocab.unknown_marked')} {outside_marked_markdown(unknown, constructions)}")
+        st.caption(tr("vocab.outside_hint") if constructions else tr("vocab.unknown_hint"))
 
 
 # ------------------------------------------------------------------------------------------------

@@ -4,8 +4,6 @@ import streamlit as st
 
 import transformer_core as core
 from explorer.figures.steps import shape_str
-from explorer.figures.tokenization import from_tokens
-from explorer.figures.vocab import marked_text_markdown, unknown_words_from_pieces
 from explorer.frame import ensure_frame
 from explorer.services import current_view
 from explorer.state import tr
@@ -40,16 +38,8 @@ if view is not None:
             st.code(traced.output_text or tr("overview.output_empty"), language=None, wrap_lines=True)
         else:
             st.info(tr("msg.no_output_encoder", shape=shape_str(trace[ENCODER_OUT].shape)))
-        # The honest notice: words the model cannot see (any <unk> piece) make its output a guess.
-        # Read from the trace's own source pieces (a vocabulary lookup): the sentence is not tokenized again.
-        unknown = unknown_words_from_pieces(view.settings.text, from_tokens(view.loaded.tokenizer, traced.src_tokens),
-                                            truncated=traced.n_truncated > 0)
-        if unknown.n_unknown:
-            key = "vocab.unknown_notice" if traced.has_decoder else "vocab.unknown_notice_encoder"
-            with st.container(key="unknown_notice"):
-                st.warning(tr(key, n=unknown.n_unknown, total=unknown.n_words), icon=":material/help:")
-                st.markdown(f"{tr('vocab.unknown_marked')} {marked_text_markdown(unknown)}")
-                st.caption(tr("vocab.unknown_hint"))
+        # The honest notice (unknown words, known words in an unknown construction) is shown above, before the
+        # output, by current_view on every page (services.outside_notice).
 
     m1, m2, m3, m4, m5 = st.columns(5)
     m1.metric(tr("overview.model"), view.loaded.name)

@@ -132,10 +132,25 @@ def test_reverse_normalizes_decomposed_hangul(reverse):
 
 
 def test_bundled_ko_en_tokenizer_matches_the_code():
-    """models/ko-en-toy/tokenizer.json is what build_tokenizer('ko-en') writes (same ids)."""
+    """models/ko-en-toy/tokenizer.json is what the code writes for the grammar its config.json names (same ids)."""
+    import json
+
+    from transformer_core.data.tokenization import build_ko_en_tokenizer
+
     directory = models_dir() / "ko-en-toy"
     bundled = load_tokenizer(directory)
-    assert bundled.get_vocab() == build_tokenizer("ko-en").get_vocab()
+    grammar = json.loads((directory / "config.json").read_text(encoding="utf-8")).get("grammar") or "full"
+    assert bundled.get_vocab() == build_ko_en_tokenizer(grammar=grammar).get_vocab()
+
+
+def test_the_everyday_vocabulary_keeps_the_full_grammars_ids():
+    """New tokens are appended, so a model of the full grammar can continue training on the everyday one."""
+    from transformer_core.data.tokenization import build_ko_en_tokenizer
+
+    full = build_ko_en_tokenizer(grammar="full").get_vocab()
+    everyday = build_ko_en_tokenizer(grammar="everyday").get_vocab()
+    assert all(everyday[token] == index for token, index in full.items())
+    assert {"##고", "##지만", "##면서", "##세요", "Let's", "o'clock"} <= set(everyday) - set(full)
 
 
 def test_bundled_reverse_tokenizer_matches_the_code():

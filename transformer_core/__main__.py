@@ -1,6 +1,7 @@
 """Command line: a quick look for class.
 
     python -m transformer_core trace --model ko-en-toy "고양이가 생선을 먹는다"
+    python -m transformer_core trace --model ko-en-toy --json "나는 피자를 먹고 싶다."   (inference/report.py)
     python -m transformer_core models
     python -m transformer_core evaluate models/ko-en-toy --json     (analysis/evaluate.py)
     python -m transformer_core train --task ko-en --preset class --out lab_models/demo   (training/cli.py)
@@ -61,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     trace_cmd = sub.add_parser("trace", help="trace one sentence and print every tensor's shape")
     trace_cmd.add_argument("text")
     trace_cmd.add_argument("--model", default="ko-en-toy", help="a name from `models`, or a model directory")
+    trace_cmd.add_argument("--json", action="store_true",
+                           help="print one JSON object: output_text, src_tokens, unknown_words, outside_training, "
+                                "outside_parts (inference/report.py) instead of the shapes")
     sub.add_parser("models", help="list the models and whether they load here")
     for name, module in SUBCOMMANDS.items():
         sub.add_parser(name, help=f"see `python -m transformer_core {name} --help` ({module})")
@@ -71,6 +75,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{info.name:<20} {'ok' if info.available else 'unavailable: ' + info.reason}{kind}")
         return 0
     try:
+        if args.json:
+            import json
+
+            from transformer_core.inference.report import translation_report
+
+            print(json.dumps(translation_report(load(args.model), args.text), ensure_ascii=False))
+            return 0
         result = trace_text(load(args.model), args.text)
     except (ValueError, ModelUnavailableError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -89,7 +89,7 @@ def evaluate_model(loaded: LoadedModel, task: str | None = None, n: int = 500, s
          "output": tokenizer.decode(f["output_ids"], skip_special_tokens=True),
          "expected": tokenizer.decode(f["target_ids"], skip_special_tokens=True)} for f in metrics["failures"]
     ]
-    grammar = {"grammar": "core" if core else "full"} if found.grammar else {}
+    grammar = {"grammar": "core" if core else found.whole_grammar} if found.grammar else {}
     return {"model": loaded.name, "task": found.name, "n": n, "seed": seed, **grammar, **metrics}
 
 
@@ -162,7 +162,8 @@ def head_importance_main(loaded: LoadedModel, args) -> int:
     result = head_importance(loaded, examples, task, args.method, args.batch_size, args.max_rows, progress)
     result["seed"] = args.seed
     if task.grammar:
-        result["grammar"] = "core" if (trained_on_core(loaded) if args.core is None else args.core) else "full"
+        result["grammar"] = "core" if (trained_on_core(loaded) if args.core is None else args.core) \
+            else task.whole_grammar
     if loaded.directory is not None:
         path = loaded.directory / FILE_NAME
         path.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

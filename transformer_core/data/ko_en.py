@@ -90,7 +90,7 @@ def attach(word: str, kind: str | None) -> Word:
 
 def split_particle(word: str) -> Word:
     """A written word ending in a particle, as pieces: '내가' -> ('내', '가'), '아침에' -> ('아침', '에')."""
-    for particle in ("에서", "는", "은", "가", "이", "를", "을", "에"):
+    for particle in ("에서", "는", "은", "가", "이", "를", "을", "에", "마다"):
         if word.endswith(particle) and len(word) > len(particle):
             return word[: -len(particle)], particle
     return (word,)
@@ -563,7 +563,7 @@ class KoEnGrammar:
         else:
             subject = self._noun_phrase(verb.subjects, self.rng.choice(["subject", "topic"]), allow_conjunction=True)
         time = None if wh == "when" else self._time(tense)
-        when = word_phrase("언제", "when") if wh == "when" else None
+        when = word_phrase("언제", "when") if wh == "when" else (word_phrase("왜", "why") if wh == "why" else None)
         place = None
         if kind == "motion":
             place = word_phrase(("어디", "에"), "where") if wh == "where" else \
@@ -572,7 +572,7 @@ class KoEnGrammar:
             place = word_phrase(("어디", "에서"), "where")
         elif self.rng.random() < 0.3:
             place = place_phrase(self.rng.choice(lexicon.places), "location", "at")
-        if wh == "where" or wh == "when":
+        if wh in ("where", "when", "why"):
             front = place if wh == "where" else when
         tool = None
         if verb.tools and self.rng.random() < 0.3:
@@ -768,6 +768,12 @@ def join_noun_phrases(first: NounPhrase, second: NounPhrase) -> NounPhrase:
     return NounPhrase(phrase, 3, True)
 
 
-def generate_pairs(n: int, seed: int = 0, core: bool = False) -> list[SentencePair]:
-    """`n` sentence pairs, the same for the same seed (`core=True`: from the core grammar)."""
+GRAMMAR_NAMES = ("core", "full", "everyday")
+
+
+def generate_pairs(n: int, seed: int = 0, core: bool = False, grammar: str = "full") -> list[SentencePair]:
+    """`n` sentence pairs, the same for the same seed (`core=True`: from the core grammar; `grammar`:
+    "full", or "everyday": ko_en_everyday.generate_pairs)."""
+    if grammar == "everyday" and not core:
+        raise ValueError("the everyday grammar's pairs come from ko_en_everyday.generate_pairs")
     return KoEnGrammar(seed, core=core).samples(n)

@@ -190,6 +190,26 @@ def load_lexicon(name: str) -> Lexicon:
     return Lexicon(**fields)
 
 
+@cache
+def load_additions(base: str, name: str) -> Lexicon:
+    """The lexicon `base` plus the entries of lexicon_<name>.json (the everyday grammar's additions: meals,
+    time, -마다 words); keys starting with "_" are notes."""
+    lexicon = load_lexicon(base)
+    raw = json.loads((DATA_DIR / f"lexicon_{name}.json").read_text(encoding="utf-8"))
+    fields = {f.name: list(getattr(lexicon, f.name)) if f.name != "tools" else dict(lexicon.tools)
+              for f in dataclasses.fields(Lexicon)}
+    for field_name, rows in raw.items():
+        if field_name.startswith("_"):
+            continue
+        if field_name in _PAIRS:
+            fields[field_name] += [tuple(row) for row in rows]
+        elif field_name == "tools":
+            fields[field_name].update({noun.ko: noun for noun in (_entry(Noun, row) for row in rows)})
+        else:
+            fields[field_name] += [_entry(_ENTRY_TYPES[field_name], row) for row in rows]
+    return Lexicon(**fields)
+
+
 CORE = load_lexicon("core")
 FULL = load_lexicon("full")
 

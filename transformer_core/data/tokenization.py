@@ -36,7 +36,10 @@ def _wrap(tokenizer: Tokenizer, clean_up_spaces: bool):
     )
 
 
-def build_ko_en_tokenizer(core: bool = False):
+TRAINING_GRAMMAR = "everyday"  # the grammar new ko-en models train on (config.json "grammar" records it)
+
+
+def build_ko_en_tokenizer(core: bool = False, grammar: str = TRAINING_GRAMMAR):
     """Morpheme pieces for Korean, whole words for English, one joint vocabulary (source and target share ids).
 
     Text is split on whitespace and punctuation ("먹었니?" -> "먹었니", "?"); each word is then cut
@@ -47,8 +50,10 @@ def build_ko_en_tokenizer(core: bool = False):
     grammar lacks becomes one <unk>. Decoding joins words with spaces, glues "##" pieces to the
     word before and re-attaches . , ? ! (WordPiece decoder cleanup). `core=True`: the vocabulary of the
     compact core grammar only (the training lab's tokenizer; anything outside the core is <unk>).
+    `grammar`: "everyday" (the default: the full grammar's ids, then the learner constructions' pieces) or
+    "full" (the vocabulary of models trained before the everyday grammar).
     """
-    tokenizer = Tokenizer(models.WordPiece(_vocab(list(ko_en_vocabulary(core))), unk_token="<unk>",
+    tokenizer = Tokenizer(models.WordPiece(_vocab(list(ko_en_vocabulary(core, grammar))), unk_token="<unk>",
                                            continuing_subword_prefix="##", max_input_chars_per_word=50))
     tokenizer.normalizer = normalizers.NFC()
     tokenizer.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(),

@@ -41,15 +41,22 @@ ENGLISH_FUNCTION_WORDS = ("a", "an", "the", "at", "in", "to", "with", "and", "no
                           "who", "where", "when", "how", "this", "that", "it", *sorted(english.AUXILIARIES))
 
 
-def _lexicons(core: bool) -> list[Lexicon]:
-    return [CORE] if core else [CORE, FULL]
+def _lexicons(core: bool, grammar: str = "full") -> list[Lexicon]:
+    if core:
+        return [CORE]
+    if grammar == "everyday":
+        from transformer_core.data.ko_en_forms import everyday_lexicon
+
+        return [CORE, everyday_lexicon()]
+    return [CORE, FULL]
 
 
-def korean_words(core: bool = False) -> set[Word]:
-    """All Korean words (as pieces) the grammar can write."""
+def korean_words(core: bool = False, grammar: str = "full") -> set[Word]:
+    """All Korean words (as pieces) the grammar can write (grammar "full" or "everyday"; core=True: the core)."""
     words: set[Word] = set(KOREAN_FUNCTION_WORDS) | {(p,) for p in PUNCTUATION}
     words.update(determiner for determiner, _ in DETERMINERS)
-    for lexicon in _lexicons(core):
+    lexicons = _lexicons(core, grammar)
+    for lexicon in lexicons:
         for noun in lexicon.common_nouns + lexicon.places + lexicon.names:
             words.add((noun.ko,))
             words.update(attach(noun.ko, kind) for kind in PARTICLE_KINDS)
@@ -73,25 +80,30 @@ def korean_words(core: bool = False) -> set[Word]:
         for ko, _ in DEMONSTRATIVES:
             words.add(attach(ko, "topic"))
         for tense, question, register in product(("present", "past"), (False, True), REGISTERS):
-            words.update((noun.ko, copula_ending(noun.ko, tense, question, register)) for noun in FULL.common_nouns)
+            words.update((noun.ko, copula_ending(noun.ko, tense, question, register))
+                         for noun in lexicons[-1].common_nouns)
             words.update((wh, copula_ending(wh, tense, True, register)) for wh in ("뭐", "누구", "무엇"))
             words.add((NEGATIVE_COPULA[(tense, question)][register],))
             future = hangul.adnominal_future_from_present(HOW.attributive)
             words.update(predicate_word(HOW.stem, HOW.past_stem, future, tense, True, register, action=False))
+    if grammar == "everyday" and not core:
+        from transformer_core.data.ko_en_forms import everyday_korean_words
+
+        words |= everyday_korean_words()
     return words
 
 
-def korean_tokens(core: bool = False) -> set[str]:
+def korean_tokens(core: bool = False, grammar: str = "full") -> set[str]:
     """The Korean pieces: word-initial pieces and '##' continuation pieces."""
-    return {token for word in korean_words(core) for token in word_tokens(word)}
+    return {token for word in korean_words(core, grammar) for token in word_tokens(word)}
 
 
-def english_words(core: bool = False) -> set[str]:
+def english_words(core: bool = False, grammar: str = "full") -> set[str]:
     """All English words of the grammar, with capitals for the words that can start a sentence."""
     words: set[str] = set(ENGLISH_FUNCTION_WORDS) | set(PUNCTUATION) | {en for _, en in DETERMINERS}
     starters = {"a", "an", "the", "will", "what", "who", "where", "when", "how", "this", "that", "it",
                 *english.AUXILIARIES, *(en for _, en in DETERMINERS)}
-    for lexicon in _lexicons(core):
+    for lexicon in _lexicons(core, grammar):
         for noun in lexicon.names:
             words.add(noun.en)
         for noun in lexicon.common_nouns + lexicon.places:
@@ -114,14 +126,29 @@ def english_words(core: bool = False) -> set[str]:
         for _, en in lexicon.degree_adverbs + lexicon.manner_adverbs:
             words.update(en.split())
     words.update(english.capitalize_first([word])[0] for word in starters)
+    if grammar == "everyday" and not core:
+        from transformer_core.data.ko_en_forms import everyday_english_words
+
+        words |= everyday_english_words()
     return words
 
 
+GRAMMARS = ("full", "everyday")  # "core" is core=True
+
+
 @cache
-def ko_en_vocabulary(core: bool = False) -> tuple[str, ...]:
-    """The joint token list (sorted, Korean pieces and English words together; special tokens not included).
+def ko_en_vocabulary(core: bool = False, grammar: str = "full") -> tuple[str, ...]:
+    """The joint token list (Korean pieces and English words together; special tokens not included).
 
     `core=True`: only the compact core grammar's tokens (about 1,540 instead of 5,688), the training
     lab's vocabulary: its output softmax is a quarter of the full one, so a step costs much less.
+    grammar "full": sorted; "everyday": the full grammar's list in its order, then the everyday grammar's
+    new tokens sorted after it, so a model of the full grammar keeps its ids (and its weights carry over).
     """
-    return tuple(sorted(korean_tokens(core) | english_words(core)))
+    if grammar not in GRAMMARS:
+        raise ValueError(f"unknown grammar {grammar!r}; expected one of {', '.join(GRAMMARS)}")
+    if core or grammar == "full":
+        return tuple(sorted(korean_tokens(core) | english_words(core)))
+    full = ko_en_vocabulary(False, "full")
+    added = (korean_tokens(False, grammar) | english_words(False, grammar)) - set(full)
+    return full + tuple(sorted(added))

@@ -19,12 +19,13 @@ from __future__ import annotations
 import inspect
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from transformer_core.data import BOS_ID, EOS_ID, UNK_ID, is_held_out
 from transformer_core.data.ko_en import REGISTERS, KoEnGrammar
+from transformer_core.data.ko_en_everyday import ko_en_grammar as grammar_named
 from transformer_core.data.reverse import MAX_CHARS, ReverseData
-from transformer_core.data.tokenization import build_ko_en_tokenizer, build_reverse_tokenizer
+from transformer_core.data.tokenization import TRAINING_GRAMMAR, build_ko_en_tokenizer, build_reverse_tokenizer
 from transformer_core.tasks.heldout import REAL_SENTENCES, Example, anti_diagonal_gold
 from transformer_core.tasks.texts import CARD_NOTES, DESCRIPTIONS, LAB_KO_EN_NOTES, LETTER_NOTES
 
@@ -54,9 +55,10 @@ def has_core_grammar() -> bool:
     return "core" in inspect.signature(KoEnGrammar).parameters
 
 
-def ko_en_grammar(seed: int, core: bool = False) -> KoEnGrammar:
-    """The ko-en grammar: its compact core when `core` and the grammar has one, else the whole grammar."""
-    return KoEnGrammar(seed, core=True) if core and has_core_grammar() else KoEnGrammar(seed)
+def ko_en_grammar(seed: int, core: bool = False, whole: str = "full") -> KoEnGrammar:
+    """The ko-en grammar: its compact core when `core` and the grammar has one, else the whole grammar `whole`
+    ("full": what models before the everyday grammar learned; "everyday": full + the learner constructions)."""
+    return grammar_named(seed, "core" if core and has_core_grammar() else whole)
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,11 @@ class Task:
 
 @dataclass(frozen=True)
 class KoEnTask(Task):
-    """Korean -> English on the synthetic grammar, each pair with its gold word alignment."""
+    """Korean -> English on the synthetic grammar, each pair with its gold word alignment. `whole_grammar`:
+    the grammar new models train on (TRAINING_GRAMMAR); `model_task` binds a loaded model's own (config.json's
+    "grammar"; none = "full"), so its held-out sentences come from what it learned."""
+
+    whole_grammar: str = TRAINING_GRAMMAR
 
     def tokenizer(self, lab: bool = False):
         """The joint ko-en tokenizer; the lab's: the compact core's vocabulary (a quarter of the softmax)."""
@@ -129,7 +135,7 @@ class KoEnTask(Task):
         return build_ko_en_tokenizer()
 
     def training_pairs(self, vocab, seed, core=False, limit=None, style_weights=()):
-        grammar = ko_en_grammar(seed, core)
+        grammar = ko_en_grammar(seed, core, self.whole_grammar)
         while True:
             pair = grammar.sample()
             if not is_held_out(pair.source_text):
@@ -138,7 +144,7 @@ class KoEnTask(Task):
     def held_out_pairs(self, n: int, seed: int, core: bool = False, max_words: int = 0) -> list:
         """`n` distinct held-out SentencePairs (words, alignment) of the grammar (at most `max_words` Korean
         pieces each, when given)."""
-        grammar = ko_en_grammar(seed, core)
+        grammar = ko_en_grammar(seed, core, self.whole_grammar)
         seen: dict[str, object] = {}
         while len(seen) < n:
             pair = grammar.sample()
@@ -365,7 +371,10 @@ def model_task(loaded) -> Task | None:
     """The task a loaded model was trained on (config.json's "task", read once at load), or None when it names
     none (never guessed) or one this build does not know."""
     name = getattr(loaded, "task", "")
-    return TASKS.get(name) or STREAMS.get(name, (None, False))[0]
+    task = TASKS.get(name) or STREAMS.get(name, (None, False))[0]
+    if isinstance(task, KoEnTask):  # held out from the grammar this model learned (no field: the old "full")
+        return replace(task, whole_grammar="everyday" if getattr(loaded, "grammar", "") == "everyday" else "full")
+    return task
 
 
 def task_stream(stream: str) -> tuple[Task, bool]:

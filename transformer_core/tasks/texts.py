@@ -91,3 +91,21 @@ LAB_KO_EN_NOTES = (
     "a Korean sentence whose text hashes into bucket 0 of 20 is never trained on; the metrics are\n"
     "measured on that bucket of the same core grammar (`python -m transformer_core evaluate DIR` does\n"
     "the same: config.json says \"grammar\": \"core\").")
+
+
+EVERYDAY_NOTES = """\
+Everyday grammar (config.json "grammar": "everyday"; `transformer_core/data/ko_en_everyday.py`): the
+grammar above plus the constructions learners say first, each with its gold alignment: desire -고 싶다
+(먹고 싶어요 -> want to eat); progressive -고 있다 (is reading); requests -아/어 주세요 and 좀 (문 좀 열어
+주세요 -> Please open the door; 물 주세요 -> Please give me water); existence and place 있다/없다 with
+위/안/옆/밑/앞/뒤에 (책상 위에 연필이 있다 -> There is a pencil on the desk) and possession (저는 시간이
+없어요 -> I do not have time); 어디에 있어요? (Where is ...?); reason -아서/-니까 and contrast -지만 (two
+clauses: ..., so ... / ..., but ...); while -(으)면서; negation 못 / -지 않다 / -지 못하다 (cannot, could not,
+does not); suggestions -ㄹ래? / -자 (Do you want to ...? / Let's ...); 왜, 얼마, 몇 (몇 시예요? 몇 살이에요?
+몇 개 있어요?); native numbers with 잔 / 시 / 살 / 개 / 명 (커피 두 잔 -> two cups of coffee; 세 시 -> three
+o'clock; 열 살 -> ten years old) and Sino-Korean floors (삼 층 -> the third floor); honorific -(으)시-
+(선생님이 읽으세요 -> The teacher reads); transport -을 타고 (by bus); frequency -마다 (every morning);
+degree 너무 / 아주 / 많이 / 조금; dropped subjects (내일 학교에 갈 거예요 -> I will go to the school tomorrow; a
+question without a subject asks "you"). The vocabulary keeps the full grammar's ids and appends the new
+pieces ({added} tokens), so this model continued from the full grammar's weights. A sentence outside these
+constructions gets a notice on every page (the grammar's recogniser, `data/recogniser.py`)."""

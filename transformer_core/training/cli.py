@@ -49,7 +49,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--budget", type=int, default=120, help="lab: time budget in seconds (default 120)")
     parser.add_argument("--device", default="cpu", help="lab: cpu or cuda (falls back to the CPU when absent)")
     parser.add_argument("--probe", default="", help="lab: the sentence whose attention the snapshots record")
-    parser.add_argument("--init-from", help="bundled recipe: start from this model directory's weights")
+    parser.add_argument("--init-from", help="bundled recipe: start from this model directory's weights "
+                        "(a vocabulary grown at its end keeps the old rows)")
+    parser.add_argument("--checkpoint-dir", help="bundled recipe: save model + optimizer + step here every "
+                        "--checkpoint-minutes (outside git, e.g. /work/ckpt/translator)")
+    parser.add_argument("--checkpoint-minutes", type=float, default=5.0)
+    parser.add_argument("--resume", action="store_true",
+                        help="continue from --checkpoint-dir's checkpoint when there is one (same command line)")
     parser.add_argument("--style-weights",
                         help="reverse: weights of the random,words,sentence,repeats styles, e.g. 25,20,15,40")
     parser.add_argument("--out", required=True, help="model directory to write")
@@ -126,15 +132,21 @@ def main(argv: list[str] | None = None) -> int:
     config = replace(config, dropout=args.dropout)
     if args.pre_ln and not isinstance(config, RNNConfig):
         config = replace(config, norm_first=True, final_norm=True)
-    result = train(settings, config, progress=not args.quiet, init_from=args.init_from)
+    init_from = args.init_from
+    if args.resume and args.checkpoint_dir and (Path(args.checkpoint_dir) / "checkpoint.pt").exists():
+        init_from = None  # the checkpoint's weights replace the starting point
+    result = train(settings, config, progress=not args.quiet, init_from=init_from,
+                   checkpoint_dir=args.checkpoint_dir, checkpoint_minutes=args.checkpoint_minutes, resume=args.resume)
     out = Path(args.out)
     metrics = {}
     if args.eval_n:
         from transformer_core.analysis.evaluate import evaluate_model
         from transformer_core.io.loading import LoadedModel
+        from transformer_core.training.model_card import grammar_field
 
         loaded = LoadedModel(name=out.name, model=result.model, tokenizer=result.tokenizer, config=config,
-                             kind="encoder-decoder", directory=out)
+                             kind="encoder-decoder", directory=out,
+                             grammar=grammar_field(args.task).get("grammar", ""))
         metrics = evaluate_model(loaded, recipe_data(args.task), n=args.eval_n, seed=12345)
     notes = []
     if args.init_from:

@@ -171,10 +171,51 @@ class TrainResult:
 
 StepCallback = Callable[[int, float, Transformer], None]
 
+CHECKPOINT_FILE = "checkpoint.pt"
+
+
+def load_grown_weights(model: nn.Module, path: Path) -> list[str]:
+    """Load `path`'s weights into `model`; a tensor whose first dimension grew (the embedding and the output
+    layer of a vocabulary that appended new tokens after the old ids) gets the old rows, its new rows keep
+    their initialisation. Returns the names of the grown tensors. Any other mismatch is an error."""
+    from safetensors.torch import load_file
+
+    saved = load_file(str(path))
+    own = model.state_dict()
+    unknown = set(saved) - set(own)
+    if unknown:
+        raise ValueError(f"{path}: tensors the model does not have: {sorted(unknown)[:5]}")
+    grown = []
+    with torch.no_grad():
+        for name, tensor in saved.items():
+            target = own[name]
+            if target.shape == tensor.shape:
+                target.copy_(tensor)
+            elif target.shape[1:] == tensor.shape[1:] and tensor.shape[0] < target.shape[0]:
+                target[: tensor.shape[0]].copy_(tensor)
+                grown.append(name)
+            else:
+                raise ValueError(f"{path}: {name} has shape {tuple(tensor.shape)}, the model {tuple(target.shape)}")
+    return grown
+
+
+def save_checkpoint(directory: Path, model: nn.Module, optimizer: torch.optim.Optimizer, step: int, seconds: float,
+                    history: list[dict]) -> Path:
+    """Model + optimizer + step + elapsed seconds + loss history, written atomically (a temporary file, one rename)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / CHECKPOINT_FILE
+    temporary = directory / (CHECKPOINT_FILE + ".tmp")
+    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step, "seconds": seconds,
+                "history": history}, temporary)
+    temporary.replace(path)
+    return path
+
 
 def train(settings: TrainSettings, config: TransformerConfig, on_step: StepCallback | None = None,
           progress: bool = True, tokenizer=None, device: str = "cpu", init_from: str | Path | None = None,
-          history_limit: int = 0, on_start: Callable[[], None] | None = None) -> TrainResult:
+          history_limit: int = 0, on_start: Callable[[], None] | None = None,
+          checkpoint_dir: str | Path | None = None, checkpoint_minutes: float = 5.0,
+          resume: bool = False) -> TrainResult:
     """Train a fresh model (or continue `init_from`'s weights); returns it with the loss history.
 
     on_step(step, loss, model) runs after every optimizer step; it may raise TrainingStopped to end
@@ -182,6 +223,12 @@ def train(settings: TrainSettings, config: TransformerConfig, on_step: StepCallb
     loss raises NonFiniteLoss. history_limit > 0 thins the history evenly to at most that many rows.
     on_start() runs once, right before the first step: the time budget counts from there, and no step starts
     after the budget is used up.
+
+    `init_from`: a model dir whose weights start the run (a vocabulary that grew at its end keeps the old
+    rows: load_grown_weights). `checkpoint_dir`: model, optimizer, step and history saved there every
+    `checkpoint_minutes` and at the end; `resume=True` continues from its checkpoint when there is one (the
+    step count, the schedule and the time budget go on from where it stopped; the data stream is reseeded
+    with seed + step, fresh sentences either way).
     """
     if settings.threads:
         torch.set_num_threads(settings.threads)
@@ -195,28 +242,35 @@ def train(settings: TrainSettings, config: TransformerConfig, on_step: StepCallb
         model = Transformer(config)
         initialize(model)
     if init_from is not None:
-        from safetensors.torch import load_model
-
-        load_model(model, str(Path(init_from) / "model.safetensors"), strict=True)
+        load_grown_weights(model, Path(init_from) / "model.safetensors")
     model.to(device)
     model.train()
     optimizer = torch.optim.Adam(model.parameters(), lr=settings.peak_lr, betas=(0.9, 0.98), eps=1e-9)
+    first_step, seconds_before, history = 1, 0.0, []
+    checkpoint_dir = Path(checkpoint_dir) if checkpoint_dir is not None else None
+    if resume and checkpoint_dir is not None and (checkpoint_dir / CHECKPOINT_FILE).exists():
+        saved = torch.load(checkpoint_dir / CHECKPOINT_FILE, map_location=device, weights_only=False)
+        model.load_state_dict(saved["model"])
+        optimizer.load_state_dict(saved["optimizer"])
+        first_step, seconds_before, history = saved["step"] + 1, saved["seconds"], saved["history"]
+        print(f"resumed from {checkpoint_dir / CHECKPOINT_FILE} at step {saved['step']}", flush=True)
+    data_seed = settings.seed + first_step - 1
     limit = LengthLimit(curriculum_length(0.0, settings))
-    pairs = training_pairs(settings.task, vocab, settings.seed, limit, settings.style_weights)
-    batches = length_bucketed_batches(pairs, settings.batch_size, settings.buckets, random.Random(settings.seed))
-    generator = torch.Generator().manual_seed(settings.seed)
-    history: list[dict] = []
+    pairs = training_pairs(settings.task, vocab, data_seed, limit, settings.style_weights)
+    batches = length_bucketed_batches(pairs, settings.batch_size, settings.buckets, random.Random(data_seed))
+    generator = torch.Generator().manual_seed(data_seed)
     keep_every = 1
     bar = progress_bar(settings, progress)
     budget = settings.max_minutes * 60
     smoothed = None
-    steps_done = 0
+    steps_done = first_step - 1
     stopped = False
     value, rate = 0.0, settings.peak_lr
     if on_start is not None:
         on_start()
-    start = time.perf_counter()
-    for step in range(1, settings.steps + 1):
+    start = time.perf_counter() - seconds_before  # a resumed run's budget goes on from where it stopped
+    last_checkpoint = time.perf_counter()
+    for step in range(first_step, settings.steps + 1):
         if budget and time.perf_counter() - start >= budget:  # no step starts after the budget
             bar.write(f"time budget of {settings.max_minutes} min used up after {steps_done} steps")
             break
@@ -244,6 +298,10 @@ def train(settings: TrainSettings, config: TransformerConfig, on_step: StepCallb
         bar.set_postfix(bar_postfix(step, elapsed, settings, smoothed, rate), refresh=False)
         bar.update(min(elapsed, budget) - bar.n if budget else 1)
         steps_done = step
+        if checkpoint_dir is not None and time.perf_counter() - last_checkpoint >= checkpoint_minutes * 60:
+            save_checkpoint(checkpoint_dir, model, optimizer, step, time.perf_counter() - start, history)
+            bar.write(f"checkpoint at step {step}: {checkpoint_dir / CHECKPOINT_FILE}")
+            last_checkpoint = time.perf_counter()
         if on_step is not None:
             try:
                 on_step(step, value, model)
@@ -251,6 +309,8 @@ def train(settings: TrainSettings, config: TransformerConfig, on_step: StepCallb
                 stopped = True
                 break
     bar.close()
+    if checkpoint_dir is not None:
+        save_checkpoint(checkpoint_dir, model, optimizer, steps_done, time.perf_counter() - start, history)
     model.eval()
     if history and history[-1]["step"] != steps_done:  # the last step is always in the curve
         history.append({"step": steps_done, "loss": round(value, 5), "lr": rate,

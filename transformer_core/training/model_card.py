@@ -16,6 +16,7 @@ from transformer_core.io.loading import save_model_dir
 from transformer_core.models.config import TransformerConfig
 from transformer_core.models.rnn import RNNConfig
 from transformer_core.tasks import has_core_grammar, task_stream
+from transformer_core.tasks.texts import EVERYDAY_NOTES
 from transformer_core.training.loop import TrainResult
 from transformer_core.training.recipes import RECIPES, TrainSettings, recipe_data
 
@@ -54,6 +55,13 @@ def draw_loss_png(path: Path, history: list[dict], width: int = 640, height: int
     return True
 
 
+def grammar_field(task: str) -> dict:
+    """config.json's "grammar" of a bundled recipe on the ko-en grammar: the grammar its data came from
+    (evaluate and every held-out sample read it back through tasks.model_task)."""
+    data, core = task_stream(recipe_data(task))
+    return {"grammar": data.whole_grammar} if data.grammar and not core else {}
+
+
 def write_model_dir(out: Path, result: TrainResult, settings: TrainSettings, config: TransformerConfig,
                     metrics: dict, command: str = "", extra_config: dict | None = None,
                     extra_sections: list[str] | None = None, training_notes: list[str] | None = None,
@@ -62,7 +70,7 @@ def write_model_dir(out: Path, result: TrainResult, settings: TrainSettings, con
 
     final_dir: where the directory will end up when `out` is a temporary one (named in the card)."""
     save_model_dir(out, result.model, result.tokenizer, description=describe_task(settings.task),
-                   extra={"task": recipe_data(settings.task), **(extra_config or {})})
+                   extra={"task": recipe_data(settings.task), **grammar_field(settings.task), **(extra_config or {})})
     write_loss_csv(out / "loss.csv", result.history)
     draw_loss_png(out / "loss.png", result.history)
     write_model_card(out, result, settings, config, metrics, command, extra_sections, training_notes, final_dir)
@@ -81,11 +89,22 @@ def data_notes(task: str) -> str:
     from transformer_core.data.lexicon import FULL
     from transformer_core.data.vocabulary import ko_en_vocabulary
 
-    verbs = {(v.stem, v.en_base) for v in FULL.verbs}
-    return data.card_notes.format(
-        entries=FULL.entries, nouns=len(FULL.common_nouns) + len(FULL.places) + len(FULL.names),
-        pronouns=len(FULL.pronouns), verbs=len(verbs), adjectives=len(FULL.adjectives), times=len(FULL.time_words),
-        adverbs=len(FULL.degree_adverbs) + len(FULL.manner_adverbs), vocab=len(ko_en_vocabulary()))
+    if data.whole_grammar == "everyday":
+        from transformer_core.data.ko_en_forms import everyday_lexicon
+
+        lexicon = everyday_lexicon()
+    else:
+        lexicon = FULL
+    verbs = {(v.stem, v.en_base) for v in lexicon.verbs}
+    vocabulary = ko_en_vocabulary(grammar=data.whole_grammar)
+    notes = data.card_notes.format(
+        entries=lexicon.entries, nouns=len(lexicon.common_nouns) + len(lexicon.places) + len(lexicon.names),
+        pronouns=len(lexicon.pronouns), verbs=len(verbs), adjectives=len(lexicon.adjectives),
+        times=len(lexicon.time_words), adverbs=len(lexicon.degree_adverbs) + len(lexicon.manner_adverbs),
+        vocab=len(vocabulary))
+    if data.whole_grammar == "everyday":
+        notes += "\n\n" + EVERYDAY_NOTES.format(added=len(vocabulary) - len(ko_en_vocabulary(grammar="full")))
+    return notes
 
 
 def describe_task(task: str) -> str:

@@ -1,0 +1,226 @@
+"""The everyday grammar's forms by rule (connective, auxiliary and honorific endings, English -ing forms),
+its constants, and every word it can write (the vocabulary reads these; ko_en_everyday.py samples sentences).
+"""
+
+from __future__ import annotations
+
+from transformer_core.data import english, hangul
+from transformer_core.data.ko_en import REGISTERS, Word, attach, copula_ending, predicate_word, stem_pieces
+from transformer_core.data.lexicon import Adjective, Lexicon, Verb, load_additions
+
+GRAMMAR_NAME = "everyday"
+
+# --- the lexicon: the full one plus the everyday additions ------------------------------------------------------
+
+
+def everyday_lexicon() -> Lexicon:
+    """The full lexicon plus the everyday additions (meals, time, -마다 words), read by lexicon.py."""
+    return load_additions("full", GRAMMAR_NAME)
+
+
+# --- Korean forms by rule ---------------------------------------------------------------------------------------
+
+def is_ha(stem: str) -> bool:
+    return len(stem) > 1 and stem.endswith("하")
+
+
+def piece_word(base: str, ending: str, stem: str) -> Word:
+    """(base, ending) as tokenizer pieces; a 하다 stem splits before 하 (공부 + 하고, 공부 + 해서)."""
+    if is_ha(stem) and (base + ending).startswith(stem[:-1]):
+        return stem_pieces(base + ending, stem) if ending or base != stem else (stem[:-1], "하")
+    return (base, ending) if ending else (base,)
+
+
+def eu_ending(stem: str, ending: str) -> Word:
+    """An ending with 으 after a consonant (읽 + 으세요, 가 + 세요, 만들 + 면서, 만드 + 세요 for ㄴ/ㅅ/ㅂ endings)."""
+    final = hangul.final_consonant(stem)
+    if final == hangul.FINAL_RIEUL:
+        base = stem if ending.startswith(("면", "러")) else hangul.drop_rieul(stem)
+        return piece_word(base, ending, stem)
+    if final != hangul.FINAL_NONE:
+        return piece_word(stem, "으" + ending, stem)
+    return piece_word(stem, ending, stem)
+
+
+def regular(entry: Verb | Adjective) -> bool:
+    """Stems whose 으-endings follow the plain rule (irregular ㄷ/ㅂ/ㅅ/ㅎ/르 stems are left to the full grammar)."""
+    return not entry.irregular and bool(getattr(entry, "stem", ""))
+
+
+def infinitive(past: str) -> str:
+    return hangul.infinitive_from_past(past)
+
+
+def go_word(stem: str) -> Word:
+    """-고: 먹고, 공부하고."""
+    return piece_word(stem, "고", stem)
+
+
+def aseo_word(stem: str, past: str) -> Word:
+    """-아서/-어서: 먹어서, 피곤해서, 가서."""
+    return piece_word(infinitive(past), "서", stem)
+
+
+def nikka_word(stem: str, past: str, tense: str) -> Word:
+    """-(으)니까: 먹으니까, 가니까, 만드니까, 먹었으니까."""
+    if tense == "past":
+        return piece_word(past, "으니까", stem)
+    return eu_ending(stem, "니까")
+
+
+def jiman_word(stem: str, past: str, tense: str) -> Word:
+    """-지만: 먹지만, 먹었지만."""
+    return piece_word(past if tense == "past" else stem, "지만", stem)
+
+
+def myeonseo_word(stem: str) -> Word:
+    """-(으)면서: 먹으면서, 가면서, 만들면서."""
+    return eu_ending(stem, "면서")
+
+
+def ji_word(stem: str) -> Word:
+    """-지 before 않다 / 못하다: 먹지."""
+    return piece_word(stem, "지", stem)
+
+
+def auxiliary_words(stem: str, past: str, tense: str, question: bool, register: str, action: bool) -> list[Word]:
+    """An auxiliary predicate (싶다, 있다, 않다, 못하다) in one tense and register."""
+    future = hangul.future_adnominal(stem)
+    return [tuple(word) for word in predicate_word(stem, past, future, tense, question, register, action)]
+
+
+def honorific_words(stem: str, tense: str, question: bool, register: str) -> list[Word]:
+    """-(으)시-: 가세요 / 읽으셨어요 / 가신다 / 가셨다 / 가십니다 / 가실 거예요 (banmal speaks of elders politely)."""
+    register = "polite" if register == "banmal" else register
+    if tense == "future":
+        auxiliary = {"plain": ("것이다",), "polite": ("거예요",), "formal": ("것입니다",)}[register]
+        if question:
+            return [eu_ending(stem, {"plain": "실까", "polite": "실까요", "formal": "실까요"}[register])]
+        return [eu_ending(stem, "실"), auxiliary]
+    if tense == "past":
+        ending = {"plain": "셨니" if question else "셨다", "polite": "셨어요",
+                  "formal": "셨습니까" if question else "셨습니다"}[register]
+    else:
+        ending = {"plain": "시니" if question else "신다", "polite": "세요",
+                  "formal": "십니까" if question else "십니다"}[register]
+    return [eu_ending(stem, ending)]
+
+
+def rae_word(stem: str, polite: bool) -> Word:
+    """-(으)ㄹ래(요)?: 먹을래, 갈래요, 공부할래."""
+    future = hangul.future_adnominal(stem)
+    return piece_word(future, "래요" if polite else "래", stem)
+
+
+def ja_word(stem: str) -> Word:
+    """-자: 먹자, 가자, 공부하자."""
+    return piece_word(stem, "자", stem)
+
+
+REQUEST_ENDINGS = (("주", "세요"), ("주", "십시오"), ("줘",))  # 주세요 (polite), 주십시오 (formal), 줘 (banmal)
+
+# --- English forms ------------------------------------------------------------------------------------------------
+
+ING_EXCEPTIONS = {"lie": "lying", "die": "dying", "tie": "tying", "see": "seeing", "be": "being",
+                  "forget": "forgetting", "begin": "beginning", "travel": "traveling", "visit": "visiting",
+                  "open": "opening", "listen": "listening", "enter": "entering", "wonder": "wondering"}
+
+
+def present_participle(base: str) -> str:
+    """eat -> eating, make -> making, run -> running, study -> studying, turn on -> turning on."""
+    first, *rest = base.split()
+    if first in ING_EXCEPTIONS:
+        word = ING_EXCEPTIONS[first]
+    elif first.endswith("ie"):
+        word = first[:-2] + "ying"
+    elif first.endswith("e") and not first.endswith(("ee", "ye", "oe")) and len(first) > 2:
+        word = first[:-1] + "ing"
+    elif (len(first) >= 3 and first[-1] not in "aeiouwxy" and first[-2] in "aeiou" and first[-3] not in "aeiou"
+          and sum(c in "aeiou" for c in first) == 1):
+        word = first + first[-1] + "ing"
+    else:
+        word = first + "ing"
+    return " ".join([word, *rest])
+
+
+def verb_form(base: str, tense: str, person: int, plural: bool) -> str:
+    """present (eats / eat) or past (ate is not regular: only for want -> wanted, have -> had)."""
+    if tense == "past":
+        return {"want": "wanted", "have": "had"}.get(base, base + "ed")
+    first, *rest = base.split()
+    inflected = english.third_person_singular(first) if english.takes_third_person_s(person, plural) else first
+    return " ".join([inflected, *rest])
+
+
+# Places relative to a noun: Korean position noun + 에 -> English preposition.
+POSITIONS = (("위", "on"), ("안", "in"), ("옆", "next to"), ("밑", "under"), ("앞", "in front of"), ("뒤", "behind"))
+SINO_FLOORS = (("일", "first"), ("삼", "third"), ("사", "fourth"), ("오", "fifth"), ("육", "sixth"),
+               ("칠", "seventh"), ("팔", "eighth"), ("구", "ninth"), ("십", "tenth"))  # 이 층 reads as "this floor"
+NATIVE_ONE = ("한", "one")
+AGES = (("스무", "twenty"), ("서른", "thirty"), ("마흔", "forty"), ("쉰", "fifty"))
+PRONOUNS = ("I", "you", "he", "she", "we", "they")
+ELDERS = ("선생님", "할머니", "할아버지", "어머니", "아버지", "부모님", "손님", "교수님", "사장님", "의사")
+TRANSPORT_VERBS = ("가", "오")
+ENGLISH_WORDS = ("want", "wants", "wanted", "to", "please", "Please", "give", "me", "there", "There", "no", "on",
+                 "under", "next", "in", "front", "of", "behind", "have", "has", "had", "so", "but", "while", ",",
+                 "cannot", "could", "can", "Let's", "why", "Why", "old", "years", "year", "o'clock", "It", "it",
+                 "time", "What", "many", "much", "How", "how", "cup", "cups", "by", "floor", "is", "are", "a",
+                 "the", "one", "be", "able", "not", "will", "Do", "Does", "Did", "do", "does", "did", "you", "I",
+                 "Is", "Are", "Was", "Were", "Can", "Could", "Will", "each", "every")
+
+
+# --- every word the everyday grammar adds (the vocabulary enumerates these; no sampling) -------------------------
+
+def everyday_korean_words() -> set[Word]:
+    """The Korean words (as pieces) of the constructions above, for every verb and adjective of the lexicon."""
+    from itertools import product
+
+    lexicon = everyday_lexicon()
+    words: set[Word] = {("좀",), ("몇",), ("왜",), ("같이",), ("우리",), ("그",), ("이",), ("저",), ("못",), ("안",),
+                        ("어디", "에"), ("타", "고"), ("것이다",), ("거예요",), ("것입니다",), ("거야",),
+                        *REQUEST_ENDINGS, ("열한",), ("열두",), (NATIVE_ONE[0],)}
+    words.update((ko,) for ko, _ in (*AGES, *SINO_FLOORS, *lexicon.numbers))
+    words.add(attach("층", "goal"))
+    words.update(attach(position, "goal") for position, _ in POSITIONS)
+    for counter in ("잔", "명", "개", "마리", "권"):
+        words.update({(counter,), attach(counter, "object"), attach(counter, "subject")})
+    for tense, question, register in product(("present", "past"), (False, True), REGISTERS):
+        for noun in ("살", "시", "얼마"):
+            words.add((noun, copula_ending(noun, tense, question, register)))
+    for stem, past, action in (("싶", "싶었", False), ("있", "있었", False), ("없", "없었", False),
+                               ("않", "않았", True), ("못하", "못했", True), ("않", "않았", False)):
+        for tense, question, register in product(("past", "present", "future"), (False, True), REGISTERS):
+            words.update(auxiliary_words(stem, past, tense, question, register, action))
+    for verb in lexicon.verbs:
+        stem, past = verb.stem, verb.past_stem
+        words.update({go_word(stem), ji_word(stem), piece_word(infinitive(past), "", stem), ja_word(stem),
+                      rae_word(stem, True), rae_word(stem, False), aseo_word(stem, past),
+                      jiman_word(stem, past, "past"), jiman_word(stem, past, "present")})
+        if verb.prefix:
+            rest, rest_past = stem[len(verb.prefix):], past[len(verb.prefix):]
+            for tense, register in product(("past", "present"), REGISTERS):
+                words.update(tuple(w) for w in predicate_word(rest, rest_past, hangul.future_adnominal(rest), tense,
+                                                              False, register, True))
+        if regular(verb):
+            words.update({nikka_word(stem, past, "past"), nikka_word(stem, past, "present"), myeonseo_word(stem)})
+            for tense, question, register in product(("past", "present", "future"), (False, True), REGISTERS):
+                words.update(honorific_words(stem, tense, question, register))
+    for adjective in lexicon.adjectives:
+        if adjective.predicative and adjective.stem:
+            stem, past = adjective.stem, adjective.past_stem
+            words.update({aseo_word(stem, past), jiman_word(stem, past, "past"), jiman_word(stem, past, "present")})
+            if regular(adjective):
+                words.update({nikka_word(stem, past, "past"), nikka_word(stem, past, "present")})
+    return words
+
+
+def everyday_english_words() -> set[str]:
+    """English words the constructions add: -ing forms, ordinals, counters, want/have/there/please ..."""
+    lexicon = everyday_lexicon()
+    words = set(ENGLISH_WORDS) | {"eleven", "twelve", "we", "they", "he", "she", "I", "you"}
+    words.update(en for _, en in (*AGES, *SINO_FLOORS))
+    for verb in lexicon.verbs:
+        words.update(present_participle(verb.en_base).split())
+    words.update(word[:1].upper() + word[1:] for word in ("please", "there", "let's", "how", "what", "why", "it",
+                                                          "do", "does", "did", "we", "they", "he", "she", "you"))
+    return words
