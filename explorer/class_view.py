@@ -4,7 +4,8 @@ explorer/live_class.py (pure, tested against both stores); pages/lesson.py only 
 
 Session state (never in the URL):
   _class_teacher   (code, secret) of the class this session started: the secret alone moves the class
-  _class_follow    {"code", "following", "version"} of the class this phone joined
+  _class_follow    {"code", "following", "version" (the class's version this page last rendered), "asked"
+                   (version, time) of the poll's last rerun request} of the class this phone joined
   _class_me        this session's random follower id (no name, nothing personal)
 """
 
@@ -24,6 +25,7 @@ QUESTION = "_class_question"  # (qkey, widget key, options, multi) of the questi
 JOINED_CODE = "_class_joined_from_url"
 POLL_S = 1.0  # a phone reads the class's version this often (one small read); p95 follow target: 2 s
 HEARTBEAT_S = 10.0  # a following phone says it is still there this often
+RERUN_RETRY_S = 3.0  # a poll's rerun that did not come (the page did not render the new version) is asked again
 TEACHER_POLL_S = 1.0  # the teacher's counts (students following, answers)
 ERRORS = (lc.ClassError, StoreUnavailable, StoreFull)
 
@@ -253,8 +255,10 @@ def class_state_for_page() -> lc.ClassState | None:
     follow = following()
     if not follow:
         return None
-    try:
-        state = live_classes().state(follow["code"])
+    classes = live_classes()
+    try:  # the version first: a change between the two reads leaves it older than the state, so the poll reruns
+        version = classes.version(follow["code"])
+        state = classes.state(follow["code"])
     except ERRORS as error:
         st.caption(error_text(error))
         return None
@@ -264,13 +268,16 @@ def class_state_for_page() -> lc.ClassState | None:
             del st.query_params["class"]
         st.info(tr("class.error.ended" if state is not None else "class.error.unknown"), icon=":material/info:")
         return None
+    follow["version"] = version  # what this run shows; the poll reruns until a run has shown the newest
+    follow.pop("asked", None)  # the rerun asked for (if any) came
     return state
 
 
 @st.fragment(run_every=POLL_S)
 def follow_poll() -> None:
-    """A following phone: read the class's version each second; on a change rerun the page (the new step,
-    sentence, model or reveal). A heartbeat every HEARTBEAT_S keeps the phone counted."""
+    """A following phone: read the class's version each second; while it differs from the version the page
+    last rendered, rerun the page (the new step, sentence, model, reveal or end), asking again every
+    RERUN_RETRY_S if a rerun never came. A heartbeat every HEARTBEAT_S keeps the phone counted."""
     follow = following()
     if not follow:
         return
@@ -283,8 +290,8 @@ def follow_poll() -> None:
             follow["beat"] = now
     except ERRORS:
         return  # a passing Redis hiccup: try again next second
-    if version != follow.get("version"):
-        follow["version"] = version
+    if lc.poll_should_rerun(version, follow.get("version"), follow.get("asked"), now, RERUN_RETRY_S):
+        follow["asked"] = (version, now)
         apply_class_state_now()
         st.rerun()
     if unsent_answer():

@@ -109,6 +109,17 @@ def question_key(step: int, question_id: str, sentence_sig: str) -> str:
     return f"{int(step)}:{question_id}:{sentence_sig}"
 
 
+def poll_should_rerun(current: int | None, rendered: int | None, asked: tuple[int | None, float] | None,
+                      now: float, retry_s: float) -> bool:
+    """A following phone's poll: whether to rerun the page. It compares the class's version now with the version
+    the page last RENDERED (not the last one the poll saw), so a rerun that never came (seen under heavy load:
+    the poll asked, the page never ran) is asked for again `retry_s` after the last ask, until a run shows it.
+    `asked` is (version, time) of the last ask."""
+    if current == rendered:
+        return False
+    return asked is None or asked[0] != current or now - asked[1] >= retry_s
+
+
 def new_follower_id() -> str:
     """A random id for one phone's session: how the class tells answers apart without knowing anyone."""
     return secrets.token_urlsafe(12)

@@ -228,3 +228,20 @@ def test_every_refusal_has_a_message_in_both_languages():
     for lang in ("ko", "en"):
         for reason in reasons:
             assert f"class.error.{reason}" in CATALOGS[lang], (lang, reason)
+
+
+def test_a_poll_asks_again_until_the_page_has_rendered_the_end(shared_store):
+    """The End never reached a phone under load: its poll saw the new version, asked for a rerun that never
+    came, and (comparing with the version it had seen, not the one the page showed) never asked again."""
+    classes, code, secret = started(shared_store)
+    classes.join(code, phone(0))
+    rendered = classes.version(code)  # the phone's page shows the class as it is
+    assert not lc.poll_should_rerun(classes.version(code), rendered, None, 0.0, 3.0)
+    classes.end(code, secret)
+    current = classes.version(code)
+    assert current == rendered + 1
+    assert lc.poll_should_rerun(current, rendered, None, 0.0, 3.0)  # the poll asks at t=0 ...
+    asked = (current, 0.0)  # ... and that rerun is lost: the page still shows `rendered`
+    assert not lc.poll_should_rerun(current, rendered, asked, 1.0, 3.0)  # not a rerun every second
+    assert lc.poll_should_rerun(current, rendered, asked, 3.0, 3.0)  # asked again after retry_s
+    assert not lc.poll_should_rerun(current, current, (current, 3.0), 4.0, 3.0)  # once a run shows it, quiet
