@@ -21,6 +21,7 @@ from explorer.state import settings, tr
 from transformer_core.store import StoreFull, StoreUnavailable, store_from_env
 
 TEACHER, FOLLOW, ME, NOTICE = "_class_teacher", "_class_follow", "_class_me", "_class_notice"
+ENDED = "_class_ended"  # why this phone stopped following (class.error.ended / .unknown): shown until it joins again
 QUESTION = "_class_question"  # (qkey, widget key, options, multi) of the question a following phone shows now
 JOINED_CODE = "_class_joined_from_url"
 POLL_S = 1.0  # a phone reads the class's version this often (one small read); p95 follow target: 2 s
@@ -81,6 +82,7 @@ def start_class(step: int) -> None:
         return
     st.session_state[TEACHER] = (code, secret)
     st.session_state.pop(FOLLOW, None)
+    st.session_state.pop(ENDED, None)
 
 
 def end_class() -> None:
@@ -192,6 +194,7 @@ def join(code_text: object) -> bool:
     except ERRORS as error:
         st.session_state[NOTICE] = error_text(error)
         return False
+    st.session_state.pop(ENDED, None)
     st.session_state[FOLLOW] = {"code": state.code, "following": True,
                                 "version": live_classes().version(state.code)}
     return True
@@ -254,6 +257,10 @@ def class_state_for_page() -> lc.ClassState | None:
     phone goes its own pace); says why when the class is gone."""
     follow = following()
     if not follow:
+        # Every run says it, not only the one that found the end: a phone's page reruns often (its poll), and a
+        # message shown for one run was gone before a student (or the browser test, under load) could read it.
+        if st.session_state.get(ENDED):
+            st.info(tr(st.session_state[ENDED]), icon=":material/info:")
         return None
     classes = live_classes()
     try:  # the version first: a change between the two reads leaves it older than the state, so the poll reruns
@@ -264,9 +271,10 @@ def class_state_for_page() -> lc.ClassState | None:
         return None
     if state is None or state.ended:
         st.session_state.pop(FOLLOW, None)
+        st.session_state[ENDED] = "class.error.ended" if state is not None else "class.error.unknown"
         if "class" in st.query_params:
             del st.query_params["class"]
-        st.info(tr("class.error.ended" if state is not None else "class.error.unknown"), icon=":material/info:")
+        st.info(tr(st.session_state[ENDED]), icon=":material/info:")
         return None
     follow["version"] = version  # what this run shows; the poll reruns until a run has shown the newest
     follow.pop("asked", None)  # the rerun asked for (if any) came
