@@ -285,7 +285,7 @@ if view_now is not None:
             else:
                 st.empty()  # takes the old figure's place at once
             if present and number == 1:
-                qr_block(number, 360)
+                qr_block(number, 280)
             if present:  # under the figure, not under both columns: the text column may fill the screen
                 st.caption(tr("lesson.keys"))
         with text_col:
