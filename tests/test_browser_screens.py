@@ -80,6 +80,7 @@ def test_picking_an_example_on_a_phone_closes_the_sidebar_and_uses_the_example(s
         wait_idle(tab)
         open_sidebar(tab)
         pills = tab.locator("[data-testid=stSidebar] .st-key-example_pick button[data-variant=pills]")
+        sync_api.expect(pills.nth(1)).to_be_visible(timeout=30_000)  # the sidebar has drawn its examples
         index, example = next((i, text) for i, text in enumerate(pills.all_inner_texts()) if text.strip() != TEXT)
         tab.wait_for_function("() => window.__teNavInstalled === true", timeout=15_000)  # the page's script
         pills.nth(index).click()
