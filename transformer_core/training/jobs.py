@@ -145,6 +145,19 @@ class Job:
             return {s for s, seen in self.watchers.items() if now - seen <= WATCH_TIMEOUT_S}
 
 
+
+def stop_outcome(job: Job | None, session: str) -> str:
+    """The watcher rule of Stop, one place for both job managers: 'unknown' (no such job), 'finished' (it
+    ended already), 'left' (not the owner and others still watch: this session only stops watching), else
+    'cancelled' (the owner, or nobody else watching: the run stops)."""
+    if job is None:
+        return "unknown"
+    if job.state not in ACTIVE:
+        return "finished"
+    if session != job.owner and job.viewers() - {session}:
+        return "left"
+    return "cancelled"
+
 class JobManager:
     """Lab jobs keyed by recipe: shared by sessions, queued (at most K running), bounded history."""
 
@@ -201,12 +214,10 @@ class JobManager:
         """'cancelled' (owner, or nobody else watching), 'left' (others still watch), 'finished' or 'unknown'."""
         with self._condition:
             job = self._get_unlocked(job_id)
-            if job is None:
-                return "unknown"
-            if job.state not in ACTIVE:
-                return "finished"
-            others = job.viewers() - {session}
-            if session != job.owner and others:
+            outcome = stop_outcome(job, session)
+            if outcome in ("unknown", "finished"):
+                return outcome
+            if outcome == "left":
                 with job.lock:
                     job.watchers.pop(session, None)
                 return "left"

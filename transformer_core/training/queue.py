@@ -60,7 +60,17 @@ from rq.registry import StartedJobRegistry
 
 from transformer_core.store import REDIS_URL_ENV, StoreUnavailable
 from transformer_core.store.redis_store import RedisStore
-from transformer_core.training.jobs import ACTIVE, CANCELLED, DONE, FAILED, QUEUED, RUNNING, Job, QueueFull
+from transformer_core.training.jobs import (
+    ACTIVE,
+    CANCELLED,
+    DONE,
+    FAILED,
+    QUEUED,
+    RUNNING,
+    Job,
+    QueueFull,
+    stop_outcome,
+)
 from transformer_core.training.lab_run import FINAL_EVAL_N, STARTING
 from transformer_core.training.recipes import LabRecipe, lab_plan
 from transformer_core.training.snapshots import Snapshot, SnapshotStore
@@ -239,12 +249,10 @@ class RedisJobManager:
     def stop(self, job_id: str, session: str) -> str:
         """'cancelled' (owner, or nobody else watching), 'left' (others still watch), 'finished' or 'unknown'."""
         job = self.get(job_id)
-        if job is None:
-            return "unknown"
-        if job.state not in ACTIVE:
-            return "finished"
-        others = job.viewers() - {session}
-        if session != job.owner and others:
+        outcome = stop_outcome(job, session)
+        if outcome in ("unknown", "finished"):
+            return outcome
+        if outcome == "left":
             self.store.hdel(watchers_key(job_id), session)
             return "left"
         self.client.set(stop_key(job_id, job.run), session, ex=KEEP_S)
