@@ -32,7 +32,7 @@ from lab_pages import encoder_heatmaps, encoder_load, new_sentences
 
 import transformer_core as core
 from tests.browser_helpers import TIMING_INIT_SCRIPT, chromium_available, launch, streamlit_server
-from tests.servers import running_redis
+from tests.servers import running_redis, stop_process
 from transformer_core.training.jobs import ACTIVE, RUNNING
 from transformer_core.training.queue import RedisJobManager
 from transformer_core.training.recipes import LabRecipe
@@ -46,12 +46,7 @@ def start_worker(url: str, lab_models: str, name: str) -> subprocess.Popen:
 
 
 def stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    stop_process(process, timeout=20)
 
 
 def load_pages(tab, servers: list[str], model: str, sentences: list[str], heatmaps: int) -> dict[str, list[float]]:

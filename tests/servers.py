@@ -45,6 +45,16 @@ def wait_for_port(port: int, timeout: float = 10.0) -> None:
     raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
 
 
+def stop_process(process: subprocess.Popen, timeout: float = 10.0) -> None:
+    """SIGTERM, then SIGKILL if it has not ended within `timeout` seconds; waits until it is gone."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 @contextlib.contextmanager
 def running_redis() -> Iterator[tuple[str, subprocess.Popen]]:
     """A fresh redis-server (no persistence, loopback only); yields its URL and process."""
@@ -58,8 +68,4 @@ def running_redis() -> Iterator[tuple[str, subprocess.Popen]]:
         wait_for_port(port)
         yield f"redis://127.0.0.1:{port}/0", process
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop_process(process)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser_helpers import EXCEPTION, launch, page_url, require_chromium, streamlit_server
-from tests.servers import free_port, require_binary, running_redis, wait_for_port
+from tests.servers import free_port, require_binary, running_redis, stop_process, wait_for_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -72,12 +72,7 @@ def running_nginx(config: str, folder: Path, port: int):
         wait_for_port(port)
         yield f"http://127.0.0.1:{port}"
     finally:
-        process.terminate()  # SIGTERM: nginx's fast shutdown (master and its worker)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)  # SIGTERM: nginx's fast shutdown (master and its worker)
 
 
 @contextlib.contextmanager
@@ -88,12 +83,7 @@ def lab_worker(url: str, lab_models: Path, name: str):
     try:
         yield process
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process, timeout=20)
 
 
 def clock_seconds(text: str) -> int:
