@@ -47,6 +47,7 @@ from transformer_core.data.ko_en_forms import (
     TRANSPORT_VERBS,
     aseo_word,
     auxiliary_words,
+    eu_class,
     go_word,
     grammar_lexicon,
     honorific_words,
@@ -391,7 +392,7 @@ class EverydayGrammar(KoEnGrammar):
                                          and "person" in a.applies_to])
             stem, past, en = adjective.stem, adjective.past_stem, adjective.en
             if connective:
-                word = {"aseo": aseo_word(stem, past), "nikka": nikka_word(stem, past, tense, adjective.irregular),
+                word = {"aseo": aseo_word(stem, past), "nikka": nikka_word(stem, past, tense, eu_class(adjective, self.GRAMMAR)),
                         "jiman": jiman_word(stem, past, tense)}[connective]
                 index = predicate.add_ko(word)
             else:
@@ -412,7 +413,7 @@ class EverydayGrammar(KoEnGrammar):
             rest = [obj.phrase if obj else None, place]
             if connective:
                 word = {"aseo": aseo_word(verb.stem, verb.past_stem),
-                        "nikka": nikka_word(verb.stem, verb.past_stem, tense, verb.irregular),
+                        "nikka": nikka_word(verb.stem, verb.past_stem, tense, eu_class(verb, self.GRAMMAR)),
                         "jiman": jiman_word(verb.stem, verb.past_stem, tense)}[connective]
                 index = predicate.add_ko(word)
                 if tense == "future":
@@ -472,7 +473,7 @@ class EverydayGrammar(KoEnGrammar):
             second = self._verb(("transitive", "intransitive"))
         obj1, obj2 = self._object(first), self._object(second)
         while_phrase = Phrase()
-        index = while_phrase.add_ko(myeonseo_word(first.stem, first.irregular))
+        index = while_phrase.add_ko(myeonseo_word(first.stem, eu_class(first, self.GRAMMAR)))
         while_phrase.add_en("while", index)
         while_phrase.add_en(present_participle(first.en_base), index)
         from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
@@ -742,7 +743,8 @@ class EverydayGrammar(KoEnGrammar):
         verb = self._verb(("transitive", "intransitive", "motion"), only_regular=True)
         obj, place = self._object(verb), self._place_for(verb)
         predicate = Phrase()
-        words = honorific_words(verb.stem, tense, question, register, verb.irregular)
+        words = honorific_words(verb.stem, tense, question, register,
+                                eu_class(verb, self.GRAMMAR))
         lexical = predicate.add_ko(words[0])
         tense_index = lexical
         for word in words[1:]:

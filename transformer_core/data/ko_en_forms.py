@@ -71,6 +71,19 @@ def regular(entry: Verb | Adjective) -> bool:
     return not entry.irregular and bool(getattr(entry, "stem", ""))
 
 
+def eu_class(entry: Verb | Adjective, grammar: str = GRAMMAR_NAME) -> str:
+    """The irregular class the 으-endings of `grammar` conjugate this entry by. The core's hand-written irregular
+    verbs carry no flag (돕 -> 도왔, 듣 -> 들었, 굽 -> 구웠, 걷 -> 걸었: their forms are written out); the learner
+    grammar reads their class off the written past stem (the class whose rule gives it), so 듣 -> 들으세요. The
+    everyday grammar keeps the flag as written (its stream stays as it was)."""
+    if entry.irregular or grammar not in IRREGULAR_EU_GRAMMARS or not getattr(entry, "stem", ""):
+        return entry.irregular
+    if hangul.past_stem(entry.stem) == entry.past_stem:
+        return ""
+    return next((name for name in hangul.IRREGULAR_CLASSES[1:]
+                 if hangul.past_stem(entry.stem, name) == entry.past_stem), "")
+
+
 def takes_eu_endings(entry: Verb | Adjective, grammar: str = GRAMMAR_NAME) -> bool:
     """Does `grammar` write -(으)니까 / -(으)면서 / -(으)시- on this entry? Regular stems always; irregular ones
     in the learner grammar (by hangul.eu_stem)."""
@@ -234,7 +247,7 @@ def everyday_korean_words(grammar: str = GRAMMAR_NAME) -> set[Word]:
                 words.update(tuple(w) for w in predicate_word(rest, rest_past, hangul.future_adnominal(rest), tense,
                                                               False, register, True))
         if takes_eu_endings(verb, grammar):
-            irregular = verb.irregular
+            irregular = eu_class(verb, grammar)
             words.update({nikka_word(stem, past, "past", irregular), nikka_word(stem, past, "present", irregular),
                           myeonseo_word(stem, irregular)})
             for tense, question, register in product(("past", "present", "future"), (False, True), REGISTERS):
@@ -244,8 +257,8 @@ def everyday_korean_words(grammar: str = GRAMMAR_NAME) -> set[Word]:
             stem, past = adjective.stem, adjective.past_stem
             words.update({aseo_word(stem, past), jiman_word(stem, past, "past"), jiman_word(stem, past, "present")})
             if takes_eu_endings(adjective, grammar):
-                words.update({nikka_word(stem, past, "past", adjective.irregular),
-                              nikka_word(stem, past, "present", adjective.irregular)})
+                words.update({nikka_word(stem, past, "past", eu_class(adjective, grammar)),
+                              nikka_word(stem, past, "present", eu_class(adjective, grammar))})
     return words
 
 
