@@ -11,6 +11,7 @@ from transformer_core.data import hangul
 from transformer_core.data.ko_en import REGISTERS, TENSES, verb_pieces
 from transformer_core.data.ko_en_everyday import EverydayGrammar, LearnerGrammar, generate_pairs, ko_en_grammar
 from transformer_core.data.ko_en_forms import (
+    eu_class,
     everyday_lexicon,
     honorific_words,
     learner_lexicon,
@@ -168,8 +169,13 @@ def test_sampled_learner_sentences_are_read_back_exactly_and_use_the_new_words(t
 
 
 def test_irregular_stems_reach_the_eu_constructions_in_the_learner_grammar_only():
-    irregular = next(v for v in learner_lexicon().verbs if v.irregular == "ㄷ" and "person" in v.subjects)
-    assert takes_eu_endings(irregular, "learner") and not takes_eu_endings(irregular, "everyday")
+    flagged = next(v for v in learner_lexicon().verbs if v.irregular == "ㅅ" and "person" in v.subjects)
+    assert takes_eu_endings(flagged, "learner") and not takes_eu_endings(flagged, "everyday")
+    # the core's hand-written irregular stems carry no flag: the learner grammar reads their class off the past stem
+    by_stem = {v.stem: v for v in learner_lexicon().verbs + learner_lexicon().adjectives}
+    assert [eu_class(by_stem[s], "learner") for s in ("듣", "걷", "돕", "굽", "쉽", "노랗", "먹", "자르")] == [
+        "ㄷ", "ㄷ", "ㅂ", "ㅂ", "ㅂ", "ㅎ", "", "르"]
+    assert eu_class(by_stem["듣"], "everyday") == ""  # the everyday grammar keeps its stream (and its 듣으세요)
     regular = next(v for v in learner_lexicon().verbs if not v.irregular and v.stem)
     assert takes_eu_endings(regular, "learner") and takes_eu_endings(regular, "everyday")
     seen = {word for pair in generate_pairs(3000, seed=9, grammar="learner")

@@ -392,7 +392,8 @@ class EverydayGrammar(KoEnGrammar):
                                          and "person" in a.applies_to])
             stem, past, en = adjective.stem, adjective.past_stem, adjective.en
             if connective:
-                word = {"aseo": aseo_word(stem, past), "nikka": nikka_word(stem, past, tense, eu_class(adjective, self.GRAMMAR)),
+                word = {"aseo": aseo_word(stem, past),
+                        "nikka": nikka_word(stem, past, tense, eu_class(adjective, self.GRAMMAR)),
                         "jiman": jiman_word(stem, past, tense)}[connective]
                 index = predicate.add_ko(word)
             else:
@@ -795,9 +796,10 @@ class EverydayGrammar(KoEnGrammar):
 
 class LearnerGrammar(EverydayGrammar):
     """The everyday constructions over the full + everyday + learner lexicon (grammar "learner"): the same
-    kinds and weights, a learner's core vocabulary (lexicon_learner.json), and irregular stems in the
-    -(으)니까 / -(으)면서 / -(으)시- constructions too (들으니까, 도우세요). Its own random stream: the everyday
-    grammar's stays as it was, so the model trained on it still evaluates on it."""
+    kinds and weights, a learner's core vocabulary (the learner additions file lexicon.py reads), and irregular
+    stems in the -(으)니까 / -(으)면서 / -(으)시- constructions too (들으니까, 도우세요, 쉬우니까: eu_class).
+    Its own random stream: the everyday grammar's stays as it was, so the model trained on it still evaluates
+    on it."""
 
     GRAMMAR: ClassVar[str] = LEARNER_GRAMMAR
 

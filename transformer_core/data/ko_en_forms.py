@@ -10,7 +10,7 @@ from transformer_core.data.lexicon import Adjective, Lexicon, Verb, load_additio
 
 GRAMMAR_NAME = "everyday"
 LEARNER_GRAMMAR = "learner"  # the everyday constructions over the full + everyday + learner lexicon
-# The additions files each grammar reads on top of lexicon_full.json, in order.
+# The additions files each grammar reads on top of the full lexicon, in order (lexicon.py reads them).
 ADDITIONS = {GRAMMAR_NAME: (GRAMMAR_NAME,), LEARNER_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR)}
 # Grammars whose 으-endings (-(으)니까, -(으)면서, -(으)시-) take irregular stems too (들으니까, 도우세요, 나으면서):
 # the everyday grammar left those stems out, and its stream stays as it was.
@@ -33,7 +33,7 @@ def everyday_lexicon() -> Lexicon:
 
 
 def learner_lexicon() -> Lexicon:
-    """The everyday lexicon plus the learner additions (lexicon_learner.json's verbs, adjectives, nouns, ...)."""
+    """The everyday lexicon plus the learner additions (a learner's verbs, adjectives, nouns, ...)."""
     return grammar_lexicon(LEARNER_GRAMMAR)
 
 
