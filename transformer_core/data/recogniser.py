@@ -28,7 +28,7 @@ from transformer_core.data.splits import is_held_out
 
 DATA_DIR = Path(__file__).resolve().parent
 GRAMMARS = ("core", "full", "everyday", "learner")
-BUILD_SENTENCES = {"core": 20_000, "full": 60_000, "everyday": 80_000, "learner": 100_000}
+BUILD_SENTENCES = {"core": 20_000, "full": 60_000, "everyday": 80_000, "learner": 300_000}
 FUNCTION_PIECES = frozenset({
     "싶", "싶었", "싶어", "싶을", "있", "있었", "있어", "있을", "없", "없었", "없어", "없을",
     "않", "않았", "않아", "않을", "못", "못했", "못해", "못할", "주", "줘", "좀", "안",
