@@ -202,3 +202,14 @@ def test_new_models_train_on_the_learner_grammar_and_the_everyday_one_keeps_its_
     known = set(ko_en_vocabulary(grammar="everyday"))
     assert all(set(p.source) <= known and set(p.target) <= known for p in everyday)
     assert isinstance(LearnerGrammar(0).lexicon.transitive[0], Verb)
+
+
+def test_the_model_card_of_a_learner_model_counts_its_own_lexicon_and_vocabulary():
+    from transformer_core.training.model_card import data_notes
+
+    notes = data_notes("ko-en")
+    lexicon = learner_lexicon()
+    assert f"{lexicon.entries} Korean lexical entries" in notes and f"{len(lexicon.adjectives)} adjectives" in notes
+    added = len(ko_en_vocabulary(grammar="learner")) - len(ko_en_vocabulary(grammar="everyday"))
+    assert 'Learner grammar (config.json "grammar": "learner")' in notes and f"({added} tokens)" in notes
+    assert "so the everyday model continued from the full grammar's weights" in notes

@@ -103,8 +103,11 @@ def data_notes(task: str) -> str:
         times=len(lexicon.time_words), adverbs=len(lexicon.degree_adverbs) + len(lexicon.manner_adverbs),
         vocab=len(vocabulary))
     if data.whole_grammar in ("everyday", "learner"):
-        notes += "\n\n" + EVERYDAY_NOTES.format(added=len(ko_en_vocabulary(grammar="everyday"))
-                                                 - len(ko_en_vocabulary(grammar="full")))
+        everyday = EVERYDAY_NOTES.format(added=len(ko_en_vocabulary(grammar="everyday"))
+                                         - len(ko_en_vocabulary(grammar="full")))
+        if data.whole_grammar == "learner":  # the learner model continued from the everyday one
+            everyday = everyday.replace("so this model continued", "so the everyday model continued")
+        notes += "\n\n" + everyday
     if data.whole_grammar == "learner":
         notes += "\n\n" + LEARNER_NOTES.format(added=len(vocabulary) - len(ko_en_vocabulary(grammar="everyday")))
     return notes
