@@ -52,10 +52,56 @@ def test_the_loader_rejects_an_unknown_field_or_irregular_class(tmp_path, monkey
         lexicon.load_lexicon.cache_clear()
 
 
+def test_an_additions_file_that_repeats_an_entry_is_refused(tmp_path, monkeypatch):
+    """Each additions file adds only what the lexicon lacks: a repeated lemma (noun, verb, adjective, time word,
+    adverb) is an error naming the file and the entry; a homonym with another meaning is not a repeat."""
+    full = json.loads((lexicon.DATA_DIR / "lexicon_full.json").read_text(encoding="utf-8"))
+    for name in ("core", "full", "everyday", "learner"):
+        (tmp_path / f"lexicon_{name}.json").write_bytes((lexicon.DATA_DIR / f"lexicon_{name}.json").read_bytes())
+    monkeypatch.setattr(lexicon, "DATA_DIR", tmp_path)
+    lexicon.load_lexicon.cache_clear()
+    lexicon.load_additions.cache_clear()
+    repeats = {"common_nouns": full["common_nouns"][5], "transitive": full["transitive"][0],
+               "adjectives": full["adjectives"][3], "time_words": full["time_words"][0],
+               "manner_adverbs": full["manner_adverbs"][0]}
+    try:
+        for field, entry in repeats.items():
+            extra = json.dumps({"_about": "test", field: [entry]})
+            (tmp_path / "lexicon_extra.json").write_text(extra, encoding="utf-8")
+            lexicon.load_additions.cache_clear()
+            with pytest.raises(ValueError, match=f"lexicon_extra.json repeats .*{field}"):
+                lexicon.load_additions("full", "extra")
+        twice = {"common_nouns": [{"ko": "도토리묵", "en": "acorn jelly", "tags": ["food"]}] * 2}
+        (tmp_path / "lexicon_extra.json").write_text(json.dumps(twice), encoding="utf-8")
+        lexicon.load_additions.cache_clear()
+        with pytest.raises(ValueError, match="repeats"):
+            lexicon.load_additions("full", "extra")
+        homonym = {"common_nouns": [{**full["common_nouns"][5], "en": "something else", "tags": ["object"]}]}
+        (tmp_path / "lexicon_extra.json").write_text(json.dumps(homonym), encoding="utf-8")
+        lexicon.load_additions.cache_clear()
+        assert len(lexicon.load_additions("full", "extra").common_nouns) == len(full["common_nouns"]) + 1
+        lexicon.load_additions.cache_clear()
+        with pytest.raises(ValueError, match=r"lexicon_learner\.json repeats"):  # the learner file on top of itself
+            lexicon.load_additions("full", "everyday", "learner", "learner")
+    finally:
+        lexicon.load_lexicon.cache_clear()
+        lexicon.load_additions.cache_clear()
+
+
+def test_the_shipped_additions_repeat_nothing():
+    from transformer_core.data.ko_en_forms import learner_lexicon
+
+    learner = learner_lexicon()
+    nouns = [(n.ko, n.en) for n in learner.common_nouns + learner.places + learner.names]
+    assert len(nouns) == len(set(nouns))
+    verbs = [(v.stem, v.en_base, v.kind) for v in learner.verbs]
+    assert len(verbs) == len(set(verbs))
+
+
 def test_the_lexicon_is_read_by_one_loader_and_written_in_no_python_module():
     core = Path(transformer_core.__file__).parent
     readers = [p for p in core.rglob("*.py") if "lexicon_" in p.read_text(encoding="utf-8") and p.name != "lexicon.py"]
     assert readers == []
     assert not (core / "data" / "everyday_lexicon.py").exists()
     assert sorted(p.name for p in (core / "data").glob("lexicon_*.json")) == [
-        "lexicon_core.json", "lexicon_everyday.json", "lexicon_full.json"]
+        "lexicon_core.json", "lexicon_everyday.json", "lexicon_full.json", "lexicon_learner.json"]

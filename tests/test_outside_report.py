@@ -53,8 +53,9 @@ def test_an_unknown_word_is_named(bundled):
 
 
 @pytest.mark.parametrize(("text", "named", "grammars"), [
-    ("나는 피자를 먹어 봤어요.", {"먹어", "봤어요"}, ("", "everyday")),  # -아/어 보다 (trying): in neither grammar
-    ("민수는 밥을 먹고 학교에 갔다.", {"먹고", "학교에"}, ("everyday",)),  # -고 sequencing (the full one lacks ##고)
+    # -아/어 보다 (trying): in no grammar; -고 sequencing: not in these (the full one even lacks ##고)
+    ("나는 피자를 먹어 봤어요.", {"먹어", "봤어요"}, ("", "everyday", "learner")),
+    ("민수는 밥을 먹고 학교에 갔다.", {"먹고", "학교에"}, ("everyday", "learner")),
 ])
 def test_known_words_in_an_unknown_construction_are_named(bundled, text, named, grammars):
     for grammar in grammars:
@@ -70,9 +71,10 @@ def test_the_full_grammars_model_is_told_that_desire_is_new_to_it(bundled):
     assert report.grammar == "full" and {"먹고", "싶다"} & set(report.outside_parts)
     # ... and inside the everyday grammar
     assert not outside_report(as_trained_on(bundled, "everyday"), "나는 피자를 먹고 싶다.").outside_training
+    assert not outside_report(as_trained_on(bundled, "learner"), "나는 피자를 먹고 싶다.").outside_training
 
 
-@pytest.mark.parametrize("grammar", ["", "everyday"])
+@pytest.mark.parametrize("grammar", ["", "everyday", "learner"])
 def test_the_notice_stays_quiet_on_held_out_sentences_of_the_grammar(bundled, grammar):
     loaded = as_trained_on(bundled, grammar)
     texts = held_out_texts(grammar or "full", 600)
@@ -81,6 +83,17 @@ def test_the_notice_stays_quiet_on_held_out_sentences_of_the_grammar(bundled, gr
     print(f"grammar {grammar or 'full'}: the notice fired on {len(fired)} of {len(texts)} held-out sentences "
           f"({rate:.1%}): {fired[:5]}")
     assert rate <= 0.05
+
+
+def test_the_learner_grammar_knows_the_learner_words_and_still_names_what_it_lacks(bundled):
+    """With the learner grammar's tokenizer, a learner's words are known (no <unk>) and its recogniser reads the
+    sentence; a word outside even the learner lexicon is still named."""
+    loaded = as_trained_on(bundled, "learner")
+    known = outside_report(loaded, "저는 매일 아침에 단어를 외워요.")
+    assert known.unknown_words == [] and not known.outside_training, known
+    assert outside_report(as_trained_on(bundled, "everyday"), "저는 매일 아침에 단어를 외워요.").unknown_words
+    unknown = outside_report(loaded, "저는 매일 아침에 퀴디치를 외워요.")
+    assert unknown.unknown_words == ["퀴디치를"] and unknown.outside_training
 
 
 def test_a_sentence_without_its_final_mark_is_read_as_one(bundled):

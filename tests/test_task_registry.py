@@ -113,3 +113,26 @@ def test_a_lab_model_names_its_task_and_grammar_only_when_its_task_is_the_gramma
     for name in ("reverse", "copy", "sort", "speech-level"):
         fields = lab_config_fields(LabRecipe(task=name, preset="tiny"))
         assert set(fields) == {"lab_recipe"} and fields["lab_recipe"]["task"] == name
+
+
+@pytest.mark.parametrize(("grammar", "bound"), [("learner", "learner"), ("everyday", "everyday"), ("", "full"),
+                                                ("full", "full")])
+def test_a_loaded_ko_en_model_is_held_out_on_the_grammar_its_config_names(grammar, bound):
+    """config.json's "grammar" decides where a model's held-out sentences come from (none: the old full grammar);
+    a bundled recipe trains on TRAINING_GRAMMAR and writes it."""
+    from types import SimpleNamespace
+
+    from transformer_core.data.ko_en_everyday import ko_en_grammar
+    from transformer_core.data.tokenization import TRAINING_GRAMMAR
+    from transformer_core.tasks import model_task
+    from transformer_core.training.model_card import grammar_field
+
+    task = model_task(SimpleNamespace(task="ko-en", grammar=grammar))
+    assert task.whole_grammar == bound
+    source, expected = ko_en_grammar(5, bound), []
+    while len(expected) < 4:  # the grammar's own stream, its held-out side
+        text = source.sample().source_text
+        if is_held_out(text) and text not in expected:
+            expected.append(text)
+    assert [pair.source_text for pair in task.held_out_pairs(4, seed=5)] == expected
+    assert grammar_field("ko-en") == {"grammar": TRAINING_GRAMMAR} == {"grammar": "learner"}

@@ -135,13 +135,15 @@ def _bright(syllable: str) -> bool:
 
 
 # Irregular stem classes: "ㅂ" (귀엽 -> 귀여워), "ㄷ" (듣 -> 들어), "르" (부르 -> 불러), "ㅎ" (노랗 -> 노래),
-# "ㅅ" (낫 -> 나아).
-IRREGULAR_CLASSES = ("", "ㅂ", "ㄷ", "르", "ㅎ", "ㅅ")
+# "ㅅ" (낫 -> 나아), "러" (푸르 -> 푸르러), "우" (푸 -> 퍼). 으 dropping (쓰 -> 써, 바쁘 -> 바빠), 하다 (하 -> 해)
+# and ㄹ dropping (만들 -> 만드니) are regular: the stem's shape decides them, no flag needed.
+IRREGULAR_CLASSES = ("", "ㅂ", "ㄷ", "르", "ㅎ", "ㅅ", "러", "우")
 
 
 def past_stem(stem: str, irregular: str = "") -> str:
     """The past stem (-았/었-): 먹 -> 먹었, 가 -> 갔, 마시 -> 마셨, 하 -> 했, 쓰 -> 썼, 바쁘 -> 바빴,
-    귀엽 (ㅂ) -> 귀여웠, 듣 (ㄷ) -> 들었, 부르 (르) -> 불렀, 노랗 (ㅎ) -> 노랬, 낫 (ㅅ) -> 나았."""
+    귀엽 (ㅂ) -> 귀여웠, 듣 (ㄷ) -> 들었, 부르 (르) -> 불렀, 노랗 (ㅎ) -> 노랬, 낫 (ㅅ) -> 나았, 푸르 (러) -> 푸르렀,
+    푸 (우) -> 펐."""
     head, last = stem[:-1], stem[-1]
     initial, medial, final = decompose(last)
     if stem.endswith("하"):
@@ -160,6 +162,10 @@ def past_stem(stem: str, irregular: str = "") -> str:
         return head + compose(initial, medial, FINAL_SSANG_SIOS)
     if irregular == "ㅅ":
         return head + compose(initial, medial) + ("았" if _bright(last) else "었")
+    if irregular == "러":
+        return stem + "렀"
+    if irregular == "우":
+        return head + compose(initial, MEDIAL_EO, FINAL_SSANG_SIOS)
     if final != FINAL_NONE:
         return stem + ("았" if _bright(last) else "었")
     if medial == MEDIAL_EU:
@@ -194,6 +200,23 @@ def future_form(stem: str, irregular: str = "") -> str:
     if irregular == "ㅅ":
         return head + compose(initial, medial) + "을"
     return future_adnominal(stem)
+
+
+def eu_stem(stem: str, irregular: str = "") -> tuple[str, bool]:
+    """(stem form, takes 으) before the 으-endings -(으)니까, -(으)면서, -(으)세요: 먹 -> ('먹', True),
+    가 -> ('가', False), 듣 (ㄷ) -> ('들', True), 돕 (ㅂ) -> ('도우', False), 낫 (ㅅ) -> ('나', True),
+    노랗 (ㅎ) -> ('노라', False), 부르 (르) -> ('부르', False)."""
+    head, last = stem[:-1], stem[-1]
+    initial, medial, final = decompose(last)
+    if irregular == "ㅂ":
+        return head + compose(initial, medial) + "우", False
+    if irregular == "ㄷ":
+        return head + compose(initial, medial, FINAL_RIEUL), True
+    if irregular == "ㅅ":
+        return head + compose(initial, medial), True
+    if irregular == "ㅎ":
+        return head + compose(initial, medial), False
+    return stem, final not in (FINAL_NONE, FINAL_RIEUL)
 
 
 def attributive_form(stem: str, irregular: str = "") -> str:

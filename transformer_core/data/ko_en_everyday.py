@@ -38,6 +38,7 @@ from transformer_core.data.ko_en_forms import (
     AGES,
     ELDERS,
     GRAMMAR_NAME,
+    LEARNER_GRAMMAR,
     NATIVE_ONE,
     POSITIONS,
     PRONOUNS,
@@ -46,8 +47,9 @@ from transformer_core.data.ko_en_forms import (
     TRANSPORT_VERBS,
     aseo_word,
     auxiliary_words,
-    everyday_lexicon,
+    eu_class,
     go_word,
+    grammar_lexicon,
     honorific_words,
     infinitive,
     ja_word,
@@ -58,7 +60,7 @@ from transformer_core.data.ko_en_forms import (
     piece_word,
     present_participle,
     rae_word,
-    regular,
+    takes_eu_endings,
     verb_form,
 )
 from transformer_core.data.lexicon import Noun, Verb
@@ -72,9 +74,11 @@ class EverydayGrammar(KoEnGrammar):
         "reason": 4, "contrast": 3, "while": 3, "negation": 5, "suggest": 4, "why": 2, "age": 2, "clock": 2,
         "cups": 2, "how_many": 2, "floor": 1, "how_much": 1, "honorific": 5, "transport": 3, "very": 2}
 
+    GRAMMAR: ClassVar[str] = GRAMMAR_NAME  # the name of the grammar: its lexicon and vocabulary
+
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        self.lexicon = everyday_lexicon()
+        self.lexicon = grammar_lexicon(self.GRAMMAR)
         self._question = False
         self._dropped_ok = False
 
@@ -95,7 +99,7 @@ class EverydayGrammar(KoEnGrammar):
         if not hasattr(self, "_vocabulary_cache"):
             from transformer_core.data.vocabulary import ko_en_vocabulary
 
-            self._vocabulary_cache = frozenset(ko_en_vocabulary(False, GRAMMAR_NAME))
+            self._vocabulary_cache = frozenset(ko_en_vocabulary(False, self.GRAMMAR))
         return self._vocabulary_cache
 
     def _sample_once(self, register: str | None, kind: str | None = None) -> SentencePair:
@@ -151,7 +155,7 @@ class EverydayGrammar(KoEnGrammar):
     def _verb(self, kinds=("transitive", "intransitive"), only_regular: bool = False) -> Verb:
         verbs = [v for kind in kinds for v in getattr(self.lexicon, kind) if "person" in v.subjects]
         if only_regular:
-            verbs = [v for v in verbs if regular(v)]
+            verbs = [v for v in verbs if takes_eu_endings(v, self.GRAMMAR)]
         return self.rng.choice(verbs)
 
     def _object(self, verb: Verb) -> NounPhrase | None:
@@ -383,11 +387,13 @@ class EverydayGrammar(KoEnGrammar):
         rest: list[Phrase | None] = []
         korean: list[Phrase | None] = [subject.phrase]
         if use_adjective:
-            adjective = self.rng.choice([a for a in self.lexicon.adjectives if a.predicative and regular(a)
+            adjective = self.rng.choice([a for a in self.lexicon.adjectives if a.predicative
+                                         and takes_eu_endings(a, self.GRAMMAR)
                                          and "person" in a.applies_to])
             stem, past, en = adjective.stem, adjective.past_stem, adjective.en
             if connective:
-                word = {"aseo": aseo_word(stem, past), "nikka": nikka_word(stem, past, tense),
+                word = {"aseo": aseo_word(stem, past),
+                        "nikka": nikka_word(stem, past, tense, eu_class(adjective, self.GRAMMAR)),
                         "jiman": jiman_word(stem, past, tense)}[connective]
                 index = predicate.add_ko(word)
             else:
@@ -408,7 +414,7 @@ class EverydayGrammar(KoEnGrammar):
             rest = [obj.phrase if obj else None, place]
             if connective:
                 word = {"aseo": aseo_word(verb.stem, verb.past_stem),
-                        "nikka": nikka_word(verb.stem, verb.past_stem, tense),
+                        "nikka": nikka_word(verb.stem, verb.past_stem, tense, eu_class(verb, self.GRAMMAR)),
                         "jiman": jiman_word(verb.stem, verb.past_stem, tense)}[connective]
                 index = predicate.add_ko(word)
                 if tense == "future":
@@ -468,7 +474,7 @@ class EverydayGrammar(KoEnGrammar):
             second = self._verb(("transitive", "intransitive"))
         obj1, obj2 = self._object(first), self._object(second)
         while_phrase = Phrase()
-        index = while_phrase.add_ko(myeonseo_word(first.stem))
+        index = while_phrase.add_ko(myeonseo_word(first.stem, eu_class(first, self.GRAMMAR)))
         while_phrase.add_en("while", index)
         while_phrase.add_en(present_participle(first.en_base), index)
         from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
@@ -738,7 +744,8 @@ class EverydayGrammar(KoEnGrammar):
         verb = self._verb(("transitive", "intransitive", "motion"), only_regular=True)
         obj, place = self._object(verb), self._place_for(verb)
         predicate = Phrase()
-        words = honorific_words(verb.stem, tense, question, register)
+        words = honorific_words(verb.stem, tense, question, register,
+                                eu_class(verb, self.GRAMMAR))
         lexical = predicate.add_ko(words[0])
         tense_index = lexical
         for word in words[1:]:
@@ -787,6 +794,16 @@ class EverydayGrammar(KoEnGrammar):
         return sentence
 
 
+class LearnerGrammar(EverydayGrammar):
+    """The everyday constructions over the full + everyday + learner lexicon (grammar "learner"): the same
+    kinds and weights, a learner's core vocabulary (the learner additions file lexicon.py reads), and irregular
+    stems in the -(으)니까 / -(으)면서 / -(으)시- constructions too (들으니까, 도우세요, 쉬우니까: eu_class).
+    Its own random stream: the everyday grammar's stays as it was, so the model trained on it still evaluates
+    on it."""
+
+    GRAMMAR: ClassVar[str] = LEARNER_GRAMMAR
+
+
 def wordpiece_split(word: str, vocabulary: frozenset[str]) -> list[str] | None:
     """The pieces WordPiece cuts `word` into (longest match first, '##' after the first), without the '##';
     None when some part matches nothing (the tokenizer's <unk>)."""
@@ -823,16 +840,19 @@ def generate_everyday_pairs(n: int, seed: int = 0) -> list[SentencePair]:
 
 def ko_en_grammar(seed: int = 0, name: str = "full") -> KoEnGrammar:
     """The grammar `name`: "core" (the lab's compact core), "full" (the grammar models trained before the
-    everyday grammar were trained on; also "" for config.json files without a "grammar" field) or "everyday"
-    (full + the learner constructions). Each keeps its own random stream."""
+    everyday grammar were trained on; also "" for config.json files without a "grammar" field), "everyday"
+    (full + the learner constructions) or "learner" (the everyday constructions over the learner lexicon too).
+    Each keeps its own random stream."""
     name = name or "full"
     if name == "everyday":
         return EverydayGrammar(seed)
+    if name == LEARNER_GRAMMAR:
+        return LearnerGrammar(seed)
     if name not in GRAMMAR_NAMES:
         raise ValueError(f"unknown grammar {name!r}; expected one of {', '.join(GRAMMAR_NAMES)}")
     return KoEnGrammar(seed, core=name == "core")
 
 
 def generate_pairs(n: int, seed: int = 0, core: bool = False, grammar: str = "full") -> list[SentencePair]:
-    """`n` sentence pairs of grammar `grammar` ("full" or "everyday"; core=True: the core)."""
+    """`n` sentence pairs of grammar `grammar` ("full", "everyday" or "learner"; core=True: the core)."""
     return ko_en_grammar(seed, "core" if core else grammar).samples(n)

@@ -9,13 +9,32 @@ from transformer_core.data.ko_en import REGISTERS, Word, attach, copula_ending, 
 from transformer_core.data.lexicon import Adjective, Lexicon, Verb, load_additions
 
 GRAMMAR_NAME = "everyday"
+LEARNER_GRAMMAR = "learner"  # the everyday constructions over the full + everyday + learner lexicon
+# The additions files each grammar reads on top of the full lexicon, in order (lexicon.py reads them).
+ADDITIONS = {GRAMMAR_NAME: (GRAMMAR_NAME,), LEARNER_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR)}
+# Grammars whose 으-endings (-(으)니까, -(으)면서, -(으)시-) take irregular stems too (들으니까, 도우세요, 나으면서):
+# the everyday grammar left those stems out, and its stream stays as it was.
+IRREGULAR_EU_GRAMMARS = frozenset({LEARNER_GRAMMAR})
 
-# --- the lexicon: the full one plus the everyday additions ------------------------------------------------------
+# --- the lexicon: the full one plus the additions -----------------------------------------------------------------
+
+
+def grammar_lexicon(grammar: str = GRAMMAR_NAME) -> Lexicon:
+    """The full lexicon plus the additions of `grammar` ("everyday": meals, time, -마다 words; "learner": those
+    and a learner's core vocabulary), read by lexicon.py."""
+    if grammar not in ADDITIONS:
+        raise ValueError(f"unknown grammar {grammar!r}; expected one of {', '.join(ADDITIONS)}")
+    return load_additions("full", *ADDITIONS[grammar])
 
 
 def everyday_lexicon() -> Lexicon:
-    """The full lexicon plus the everyday additions (meals, time, -마다 words), read by lexicon.py."""
-    return load_additions("full", GRAMMAR_NAME)
+    """The full lexicon plus the everyday additions (meals, time, -마다 words)."""
+    return grammar_lexicon(GRAMMAR_NAME)
+
+
+def learner_lexicon() -> Lexicon:
+    """The everyday lexicon plus the learner additions (a learner's verbs, adjectives, nouns, ...)."""
+    return grammar_lexicon(LEARNER_GRAMMAR)
 
 
 # --- Korean forms by rule ---------------------------------------------------------------------------------------
@@ -31,8 +50,13 @@ def piece_word(base: str, ending: str, stem: str) -> Word:
     return (base, ending) if ending else (base,)
 
 
-def eu_ending(stem: str, ending: str) -> Word:
-    """An ending with 으 after a consonant (읽 + 으세요, 가 + 세요, 만들 + 면서, 만드 + 세요 for ㄴ/ㅅ/ㅂ endings)."""
+def eu_ending(stem: str, ending: str, irregular: str = "") -> Word:
+    """An ending with 으 after a consonant (읽 + 으세요, 가 + 세요, 만들 + 면서, 만드 + 세요 for ㄴ/ㅅ/ㅂ endings);
+    irregular stems change first (hangul.eu_stem): 듣 -> 들 + 으세요, 돕 -> 도우 + 세요, 낫 -> 나 + 으면서,
+    노랗 -> 노라 + 니까."""
+    if irregular:
+        base, eu = hangul.eu_stem(stem, irregular)
+        return piece_word(base, ("으" if eu else "") + ending, stem)
     final = hangul.final_consonant(stem)
     if final == hangul.FINAL_RIEUL:
         base = stem if ending.startswith(("면", "러")) else hangul.drop_rieul(stem)
@@ -45,6 +69,25 @@ def eu_ending(stem: str, ending: str) -> Word:
 def regular(entry: Verb | Adjective) -> bool:
     """Stems whose 으-endings follow the plain rule (irregular ㄷ/ㅂ/ㅅ/ㅎ/르 stems are left to the full grammar)."""
     return not entry.irregular and bool(getattr(entry, "stem", ""))
+
+
+def eu_class(entry: Verb | Adjective, grammar: str = GRAMMAR_NAME) -> str:
+    """The irregular class the 으-endings of `grammar` conjugate this entry by. The core's hand-written irregular
+    verbs carry no flag (돕 -> 도왔, 듣 -> 들었, 굽 -> 구웠, 걷 -> 걸었: their forms are written out); the learner
+    grammar reads their class off the written past stem (the class whose rule gives it), so 듣 -> 들으세요. The
+    everyday grammar keeps the flag as written (its stream stays as it was)."""
+    if entry.irregular or grammar not in IRREGULAR_EU_GRAMMARS or not getattr(entry, "stem", ""):
+        return entry.irregular
+    if hangul.past_stem(entry.stem) == entry.past_stem:
+        return ""
+    return next((name for name in hangul.IRREGULAR_CLASSES[1:]
+                 if hangul.past_stem(entry.stem, name) == entry.past_stem), "")
+
+
+def takes_eu_endings(entry: Verb | Adjective, grammar: str = GRAMMAR_NAME) -> bool:
+    """Does `grammar` write -(으)니까 / -(으)면서 / -(으)시- on this entry? Regular stems always; irregular ones
+    in the learner grammar (by hangul.eu_stem)."""
+    return regular(entry) or (grammar in IRREGULAR_EU_GRAMMARS and bool(getattr(entry, "stem", "")))
 
 
 def infinitive(past: str) -> str:
@@ -61,11 +104,11 @@ def aseo_word(stem: str, past: str) -> Word:
     return piece_word(infinitive(past), "서", stem)
 
 
-def nikka_word(stem: str, past: str, tense: str) -> Word:
-    """-(으)니까: 먹으니까, 가니까, 만드니까, 먹었으니까."""
+def nikka_word(stem: str, past: str, tense: str, irregular: str = "") -> Word:
+    """-(으)니까: 먹으니까, 가니까, 만드니까, 먹었으니까, 들으니까 (ㄷ), 추우니까 (ㅂ)."""
     if tense == "past":
         return piece_word(past, "으니까", stem)
-    return eu_ending(stem, "니까")
+    return eu_ending(stem, "니까", irregular)
 
 
 def jiman_word(stem: str, past: str, tense: str) -> Word:
@@ -73,9 +116,9 @@ def jiman_word(stem: str, past: str, tense: str) -> Word:
     return piece_word(past if tense == "past" else stem, "지만", stem)
 
 
-def myeonseo_word(stem: str) -> Word:
-    """-(으)면서: 먹으면서, 가면서, 만들면서."""
-    return eu_ending(stem, "면서")
+def myeonseo_word(stem: str, irregular: str = "") -> Word:
+    """-(으)면서: 먹으면서, 가면서, 만들면서, 걸으면서 (ㄷ)."""
+    return eu_ending(stem, "면서", irregular)
 
 
 def ji_word(stem: str) -> Word:
@@ -89,21 +132,21 @@ def auxiliary_words(stem: str, past: str, tense: str, question: bool, register: 
     return [tuple(word) for word in predicate_word(stem, past, future, tense, question, register, action)]
 
 
-def honorific_words(stem: str, tense: str, question: bool, register: str) -> list[Word]:
+def honorific_words(stem: str, tense: str, question: bool, register: str, irregular: str = "") -> list[Word]:
     """-(으)시-: 가세요 / 읽으셨어요 / 가신다 / 가셨다 / 가십니다 / 가실 거예요 (banmal speaks of elders politely)."""
     register = "polite" if register == "banmal" else register
     if tense == "future":
         auxiliary = {"plain": ("것이다",), "polite": ("거예요",), "formal": ("것입니다",)}[register]
         if question:
-            return [eu_ending(stem, {"plain": "실까", "polite": "실까요", "formal": "실까요"}[register])]
-        return [eu_ending(stem, "실"), auxiliary]
+            return [eu_ending(stem, {"plain": "실까", "polite": "실까요", "formal": "실까요"}[register], irregular)]
+        return [eu_ending(stem, "실", irregular), auxiliary]
     if tense == "past":
         ending = {"plain": "셨니" if question else "셨다", "polite": "셨어요",
                   "formal": "셨습니까" if question else "셨습니다"}[register]
     else:
         ending = {"plain": "시니" if question else "신다", "polite": "세요",
                   "formal": "십니까" if question else "십니다"}[register]
-    return [eu_ending(stem, ending)]
+    return [eu_ending(stem, ending, irregular)]
 
 
 def rae_word(stem: str, polite: bool) -> Word:
@@ -123,7 +166,8 @@ REQUEST_ENDINGS = (("주", "세요"), ("주", "십시오"), ("줘",))  # 주세�
 
 ING_EXCEPTIONS = {"lie": "lying", "die": "dying", "tie": "tying", "see": "seeing", "be": "being",
                   "forget": "forgetting", "begin": "beginning", "travel": "traveling", "visit": "visiting",
-                  "open": "opening", "listen": "listening", "enter": "entering", "wonder": "wondering"}
+                  "open": "opening", "listen": "listening", "enter": "entering", "wonder": "wondering",
+                  "quit": "quitting"}
 
 
 def present_participle(base: str) -> str:
@@ -171,11 +215,12 @@ ENGLISH_WORDS = ("want", "wants", "wanted", "to", "please", "Please", "give", "m
 
 # --- every word the everyday grammar adds (the vocabulary enumerates these; no sampling) -------------------------
 
-def everyday_korean_words() -> set[Word]:
-    """The Korean words (as pieces) of the constructions above, for every verb and adjective of the lexicon."""
+def everyday_korean_words(grammar: str = GRAMMAR_NAME) -> set[Word]:
+    """The Korean words (as pieces) of the constructions above, for every verb and adjective of the lexicon of
+    `grammar` ("everyday" or "learner")."""
     from itertools import product
 
-    lexicon = everyday_lexicon()
+    lexicon = grammar_lexicon(grammar)
     words: set[Word] = {("좀",), ("몇",), ("왜",), ("같이",), ("우리",), ("그",), ("이",), ("저",), ("못",), ("안",),
                         ("어디", "에"), ("타", "고"), ("것이다",), ("거예요",), ("것입니다",), ("거야",),
                         *REQUEST_ENDINGS, ("열한",), ("열두",), (NATIVE_ONE[0],)}
@@ -201,22 +246,25 @@ def everyday_korean_words() -> set[Word]:
             for tense, register in product(("past", "present"), REGISTERS):
                 words.update(tuple(w) for w in predicate_word(rest, rest_past, hangul.future_adnominal(rest), tense,
                                                               False, register, True))
-        if regular(verb):
-            words.update({nikka_word(stem, past, "past"), nikka_word(stem, past, "present"), myeonseo_word(stem)})
+        if takes_eu_endings(verb, grammar):
+            irregular = eu_class(verb, grammar)
+            words.update({nikka_word(stem, past, "past", irregular), nikka_word(stem, past, "present", irregular),
+                          myeonseo_word(stem, irregular)})
             for tense, question, register in product(("past", "present", "future"), (False, True), REGISTERS):
-                words.update(honorific_words(stem, tense, question, register))
+                words.update(honorific_words(stem, tense, question, register, irregular))
     for adjective in lexicon.adjectives:
         if adjective.predicative and adjective.stem:
             stem, past = adjective.stem, adjective.past_stem
             words.update({aseo_word(stem, past), jiman_word(stem, past, "past"), jiman_word(stem, past, "present")})
-            if regular(adjective):
-                words.update({nikka_word(stem, past, "past"), nikka_word(stem, past, "present")})
+            if takes_eu_endings(adjective, grammar):
+                words.update({nikka_word(stem, past, "past", eu_class(adjective, grammar)),
+                              nikka_word(stem, past, "present", eu_class(adjective, grammar))})
     return words
 
 
-def everyday_english_words() -> set[str]:
+def everyday_english_words(grammar: str = GRAMMAR_NAME) -> set[str]:
     """English words the constructions add: -ing forms, ordinals, counters, want/have/there/please ..."""
-    lexicon = everyday_lexicon()
+    lexicon = grammar_lexicon(grammar)
     words = set(ENGLISH_WORDS) | {"eleven", "twelve", "we", "they", "he", "she", "I", "you"}
     words.update(en for _, en in (*AGES, *SINO_FLOORS))
     for verb in lexicon.verbs:

@@ -1,7 +1,9 @@
 """The Korean-English lexicon of the toy translation task, read from data files by ONE loader.
 
 Two vocabularies, each one JSON file beside this module: `lexicon_core.json` (the compact core grammar, a
-few hundred entries) and `lexicon_full.json` (the everyday grammar: the core plus a few thousand entries).
+few hundred entries) and `lexicon_full.json` (the core plus about 1,500 entries); additions files on top of the
+full one: `lexicon_everyday.json` (the everyday grammar's few words) and `lexicon_learner.json` (the learner
+grammar's: a Korean learner's core vocabulary by topic), read by `load_additions`, which rejects repeats.
 Each file maps a `Lexicon` field to its list of entries, one entry a line; an entry is a dataclass below
 written as a JSON object of its fields (fields at their default are left out; sets and tuples are lists).
 Korean conjugation forms (past stems, attributive and future forms) are written out: the core's by hand,
@@ -190,23 +192,51 @@ def load_lexicon(name: str) -> Lexicon:
     return Lexicon(**fields)
 
 
+def _keys(field_name: str, entry) -> tuple:
+    """What makes two entries the same lemma: a noun's (Korean, English) in any noun field, a verb's
+    (stem, English, kind), an adjective's (attributive, English), a time word's or a pair's Korean."""
+    if field_name in ("common_nouns", "places", "names"):
+        return ("noun", entry.ko, entry.en)
+    if field_name in ("transitive", "intransitive", "motion"):
+        return ("verb", entry.stem, entry.en_base, entry.kind)
+    if field_name == "adjectives":
+        return ("adjective", entry.attributive, entry.en)
+    if field_name == "pronouns":
+        return ("pronoun", entry.topic, entry.en_subject)
+    if field_name == "time_words":
+        return ("time", entry.ko)
+    return (field_name, entry[0])  # numbers, degree and manner adverbs: (Korean, English)
+
+
 @cache
-def load_additions(base: str, name: str) -> Lexicon:
-    """The lexicon `base` plus the entries of lexicon_<name>.json (the everyday grammar's additions: meals,
-    time, -마다 words); keys starting with "_" are notes."""
+def load_additions(base: str, *names: str) -> Lexicon:
+    """The lexicon `base` plus the entries of lexicon_<name>.json for each of `names` in turn (the everyday
+    grammar's additions: meals, time, -마다 words; the learner grammar's: a learner's core vocabulary); keys
+    starting with "_" are notes. An addition that repeats an entry already there (the same lemma, see `_keys`)
+    is an error: each file adds only what the ones before it lack."""
     lexicon = load_lexicon(base)
-    raw = json.loads((DATA_DIR / f"lexicon_{name}.json").read_text(encoding="utf-8"))
     fields = {f.name: list(getattr(lexicon, f.name)) if f.name != "tools" else dict(lexicon.tools)
               for f in dataclasses.fields(Lexicon)}
-    for field_name, rows in raw.items():
-        if field_name.startswith("_"):
-            continue
-        if field_name in _PAIRS:
-            fields[field_name] += [tuple(row) for row in rows]
-        elif field_name == "tools":
-            fields[field_name].update({noun.ko: noun for noun in (_entry(Noun, row) for row in rows)})
-        else:
-            fields[field_name] += [_entry(_ENTRY_TYPES[field_name], row) for row in rows]
+    seen = {_keys(name, entry) for name, rows in fields.items() if name != "tools" for entry in rows}
+    for name in names:
+        raw = json.loads((DATA_DIR / f"lexicon_{name}.json").read_text(encoding="utf-8"))
+        for field_name, rows in raw.items():
+            if field_name.startswith("_"):
+                continue
+            if field_name not in fields:
+                raise ValueError(f"lexicon_{name}.json has an unknown field {field_name!r}")
+            if field_name == "tools":
+                fields[field_name].update({noun.ko: noun for noun in (_entry(Noun, row) for row in rows)})
+                continue
+            entries = ([tuple(row) for row in rows] if field_name in _PAIRS
+                       else [_entry(_ENTRY_TYPES[field_name], row) for row in rows])
+            for entry in entries:
+                key = _keys(field_name, entry)
+                if key in seen:
+                    raise ValueError(f"lexicon_{name}.json repeats an entry already in the lexicon: "
+                                     f"{field_name} {key[1:]}")
+                seen.add(key)
+            fields[field_name] += entries
     return Lexicon(**fields)
 
 

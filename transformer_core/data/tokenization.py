@@ -36,7 +36,7 @@ def _wrap(tokenizer: Tokenizer, clean_up_spaces: bool):
     )
 
 
-TRAINING_GRAMMAR = "everyday"  # the grammar new ko-en models train on (config.json "grammar" records it)
+TRAINING_GRAMMAR = "learner"  # the grammar new ko-en models train on (config.json "grammar" records it)
 
 
 def build_ko_en_tokenizer(core: bool = False, grammar: str = TRAINING_GRAMMAR):
@@ -50,8 +50,9 @@ def build_ko_en_tokenizer(core: bool = False, grammar: str = TRAINING_GRAMMAR):
     grammar lacks becomes one <unk>. Decoding joins words with spaces, glues "##" pieces to the
     word before and re-attaches . , ? ! (WordPiece decoder cleanup). `core=True`: the vocabulary of the
     compact core grammar only (the training lab's tokenizer; anything outside the core is <unk>).
-    `grammar`: "everyday" (the default: the full grammar's ids, then the learner constructions' pieces) or
-    "full" (the vocabulary of models trained before the everyday grammar).
+    `grammar`: "learner" (the default: the everyday grammar's ids, then the learner lexicon's new pieces),
+    "everyday" (the full grammar's ids, then the learner constructions' pieces) or "full" (the vocabulary of
+    models trained before the everyday grammar).
     """
     tokenizer = Tokenizer(models.WordPiece(_vocab(list(ko_en_vocabulary(core, grammar))), unk_token="<unk>",
                                            continuing_subword_prefix="##", max_input_chars_per_word=50))

@@ -41,18 +41,22 @@ ENGLISH_FUNCTION_WORDS = ("a", "an", "the", "at", "in", "to", "with", "and", "no
                           "who", "where", "when", "how", "this", "that", "it", *sorted(english.AUXILIARIES))
 
 
+EXTENDED = ("everyday", "learner")  # grammars on the everyday constructions (ko_en_everyday.py)
+
+
 def _lexicons(core: bool, grammar: str = "full") -> list[Lexicon]:
     if core:
         return [CORE]
-    if grammar == "everyday":
-        from transformer_core.data.ko_en_forms import everyday_lexicon
+    if grammar in EXTENDED:
+        from transformer_core.data.ko_en_forms import grammar_lexicon
 
-        return [CORE, everyday_lexicon()]
+        return [CORE, grammar_lexicon(grammar)]
     return [CORE, FULL]
 
 
 def korean_words(core: bool = False, grammar: str = "full") -> set[Word]:
-    """All Korean words (as pieces) the grammar can write (grammar "full" or "everyday"; core=True: the core)."""
+    """All Korean words (as pieces) the grammar can write (grammar "full", "everyday" or "learner"; core=True:
+    the core)."""
     words: set[Word] = set(KOREAN_FUNCTION_WORDS) | {(p,) for p in PUNCTUATION}
     words.update(determiner for determiner, _ in DETERMINERS)
     lexicons = _lexicons(core, grammar)
@@ -86,10 +90,10 @@ def korean_words(core: bool = False, grammar: str = "full") -> set[Word]:
             words.add((NEGATIVE_COPULA[(tense, question)][register],))
             future = hangul.adnominal_future_from_present(HOW.attributive)
             words.update(predicate_word(HOW.stem, HOW.past_stem, future, tense, True, register, action=False))
-    if grammar == "everyday" and not core:
+    if grammar in EXTENDED and not core:
         from transformer_core.data.ko_en_forms import everyday_korean_words
 
-        words |= everyday_korean_words()
+        words |= everyday_korean_words(grammar)
     return words
 
 
@@ -126,14 +130,15 @@ def english_words(core: bool = False, grammar: str = "full") -> set[str]:
         for _, en in lexicon.degree_adverbs + lexicon.manner_adverbs:
             words.update(en.split())
     words.update(english.capitalize_first([word])[0] for word in starters)
-    if grammar == "everyday" and not core:
+    if grammar in EXTENDED and not core:
         from transformer_core.data.ko_en_forms import everyday_english_words
 
-        words |= everyday_english_words()
+        words |= everyday_english_words(grammar)
     return words
 
 
-GRAMMARS = ("full", "everyday")  # "core" is core=True
+GRAMMARS = ("full", "everyday", "learner")  # "core" is core=True
+GROWN_FROM = {"everyday": "full", "learner": "everyday"}  # each grammar's list starts with this one's
 
 
 @cache
@@ -143,12 +148,13 @@ def ko_en_vocabulary(core: bool = False, grammar: str = "full") -> tuple[str, ..
     `core=True`: only the compact core grammar's tokens (about 1,540 instead of 5,688), the training
     lab's vocabulary: its output softmax is a quarter of the full one, so a step costs much less.
     grammar "full": sorted; "everyday": the full grammar's list in its order, then the everyday grammar's
-    new tokens sorted after it, so a model of the full grammar keeps its ids (and its weights carry over).
+    new tokens sorted after it, so a model of the full grammar keeps its ids (and its weights carry over);
+    "learner": the everyday grammar's list in its order, then the learner grammar's new tokens sorted.
     """
     if grammar not in GRAMMARS:
         raise ValueError(f"unknown grammar {grammar!r}; expected one of {', '.join(GRAMMARS)}")
     if core or grammar == "full":
         return tuple(sorted(korean_tokens(core) | english_words(core)))
-    full = ko_en_vocabulary(False, "full")
-    added = (korean_tokens(False, grammar) | english_words(False, grammar)) - set(full)
-    return full + tuple(sorted(added))
+    before = ko_en_vocabulary(False, GROWN_FROM[grammar])
+    added = (korean_tokens(False, grammar) | english_words(False, grammar)) - set(before)
+    return before + tuple(sorted(added))

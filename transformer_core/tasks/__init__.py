@@ -57,7 +57,8 @@ def has_core_grammar() -> bool:
 
 def ko_en_grammar(seed: int, core: bool = False, whole: str = "full") -> KoEnGrammar:
     """The ko-en grammar: its compact core when `core` and the grammar has one, else the whole grammar `whole`
-    ("full": what models before the everyday grammar learned; "everyday": full + the learner constructions)."""
+    ("full": what models before the everyday grammar learned; "everyday": full + the learner constructions;
+    "learner": the everyday constructions over a learner's core vocabulary too)."""
     return grammar_named(seed, "core" if core and has_core_grammar() else whole)
 
 
@@ -373,7 +374,8 @@ def model_task(loaded) -> Task | None:
     name = getattr(loaded, "task", "")
     task = TASKS.get(name) or STREAMS.get(name, (None, False))[0]
     if isinstance(task, KoEnTask):  # held out from the grammar this model learned (no field: the old "full")
-        return replace(task, whole_grammar="everyday" if getattr(loaded, "grammar", "") == "everyday" else "full")
+        grammar = getattr(loaded, "grammar", "")
+        return replace(task, whole_grammar=grammar if grammar in ("everyday", "learner") else "full")
     return task
 
 

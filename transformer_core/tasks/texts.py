@@ -109,3 +109,12 @@ degree 너무 / 아주 / 많이 / 조금; dropped subjects (내일 학교에 갈
 question without a subject asks "you"). The vocabulary keeps the full grammar's ids and appends the new
 pieces ({added} tokens), so this model continued from the full grammar's weights. A sentence outside these
 constructions gets a notice on every page (the grammar's recogniser, `data/recogniser.py`)."""
+
+LEARNER_NOTES = """\
+Learner grammar (config.json "grammar": "learner"): the everyday constructions above over a bigger lexicon: the
+full and everyday entries plus a Korean learner's core vocabulary (the learner additions file that
+`transformer_core/data/lexicon.py` reads: the everyday verbs, adjectives, nouns, adverbs and time words of school,
+home, family, food, weather, body, feelings, places, shops, transport and hobbies, written by topic the way the
+beginner levels of the National Institute of Korean Language's learner word list choose them), and irregular
+stems in -(으)니까 / -(으)면서 / -(으)시- too (들으니까, 도우세요). The vocabulary keeps the everyday grammar's ids
+and appends the new pieces ({added} tokens), so this model continued from the everyday model's weights."""
