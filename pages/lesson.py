@@ -19,6 +19,7 @@ from explorer.figures import lesson
 from explorer.figures.figures import plot_config
 from explorer.frame import ensure_frame
 from explorer.i18n import md_escape
+from explorer.lesson_service import lesson_data
 from explorer.services import current_view
 from explorer.state import lang, settings, tr
 from explorer.widgets import chart
@@ -245,7 +246,7 @@ if in_class is not None or st.session_state.get(class_view.FOLLOW):
     class_view.follower_bar(in_class.code if in_class is not None else "")
 class_qkey = None
 if view_now is not None:
-    data = lesson.LessonData.from_view(view_now.traced, view_now.loaded, view_now.settings.text)
+    data = lesson_data(view_now.traced, view_now.loaded, view_now.settings.text)
     if present:  # projector: the buttons on top, always on screen (the arrow keys press them)
         with top_left:
             nav_buttons(number, data.has_decoder)

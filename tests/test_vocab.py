@@ -9,15 +9,14 @@ from pathlib import Path
 import pytest
 
 import transformer_core as core
-from explorer.figures.tokenization import from_tokens, tokenize
 from explorer.figures.vocab import (
-    known_words,
-    load_examples,
     marked_text_markdown,
     search_words,
     unknown_words,
     unknown_words_from_pieces,
 )
+from explorer.tokenizer_service import from_tokens, tokenize
+from explorer.vocab_service import known_words, load_examples
 from transformer_core.inference.text import encode_text
 from transformer_core.io.loading import load_tokenizer, models_dir
 from transformer_core.tasks import task_named
