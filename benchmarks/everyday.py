@@ -148,8 +148,8 @@ def report_function() -> Callable | None:
 
 def fallback_report(loaded, text: str) -> dict:
     """Output and <unk> words as the pages find them today (no outside-training notice in this build)."""
-    from explorer.figures.tokenization import from_tokens
     from explorer.figures.vocab import unknown_words_from_pieces
+    from explorer.tokenizer_service import from_tokens
     from transformer_core import trace_text
 
     traced = trace_text(loaded, text)

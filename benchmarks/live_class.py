@@ -28,6 +28,7 @@ import sys
 import time
 
 import transformer_core as core
+from explorer import lesson_service
 from explorer.figures import lesson
 from tests.browser_helpers import (
     chromium_available,
@@ -86,7 +87,7 @@ def wait_until(check, timeout: float, what: str, interval: float = 0.1):
 
 def first_question() -> lesson.Question:
     loaded = core.load(MODEL)
-    data = lesson.LessonData.from_view(core.trace_text(loaded, TEXT), loaded, TEXT)
+    data = lesson_service.lesson_data(core.trace_text(loaded, TEXT), loaded, TEXT)
     return lesson.build_step(lesson.lesson_steps()[0], data, "ko").question
 
 

@@ -2,7 +2,8 @@
 
 One explanation per (model, sentence, device, steps, positions) for every session; patching grids per sentence
 pair; the best aligning cross-attention head per model; held-out ko-en sentences with their gold alignment.
-(To move into explorer/services.py with the rest of the app's services.)
+A page service like the others (explorer/*_service.py); the models and the shared trace cache are in
+explorer/services.py.
 """
 
 from __future__ import annotations

@@ -20,12 +20,12 @@ import torch
 
 import transformer_core as core
 from explorer.cache import BoundedCache
-from explorer.figures.vocab import load_examples
 from explorer.state import Settings, settings, tr
+from explorer.vocab_service import load_examples
 from transformer_core import tasks
 from transformer_core.analysis.experiments import ExperimentResult, Intervention, run_experiment
 from transformer_core.analysis.head_patches import reference_means
-from transformer_core.analysis.importance import load_importance, reference_sources
+from transformer_core.analysis.importance import load_importance, rank, reference_sources
 from transformer_core.inference.devices import available_devices, run_with_cpu_fallback
 from transformer_core.inference.generation import DecodingSettings, sampling_distributions
 from transformer_core.tasks import Task
@@ -140,7 +140,7 @@ def translates_ko_en(loaded: core.LoadedModel) -> bool:
 
 
 def model_examples(name: str) -> list[dict[str, str]]:
-    """The example sentences on a model's card (models/NAME/examples.json; built-ins in explorer.figures.vocab)."""
+    """The example sentences on a model's card (models/NAME/examples.json; built-ins in explorer/vocab_service.py)."""
     directory = core.io.loading.models_dir() / name
     fallback = core.io.loading.models_dir() / "ko-en-toy" if name == "paper-base" else None
     return load_examples(directory if directory.is_dir() else None, name, fallback)
@@ -226,9 +226,9 @@ def current_view(show_notices: bool = True, model: str | None = None,
 def outside_notice(loaded, text: str, traced) -> None:
     """The honest notice, on every page before the output: words the model cannot see (<unk>) and known
     words in a construction its grammar never writes (inference/report.py), each named in the sentence."""
-    from explorer.figures.tokenization import from_tokens
     from explorer.figures.vocab import outside_marked_markdown, unknown_words_from_pieces
     from explorer.i18n import md_escape
+    from explorer.tokenizer_service import from_tokens
     from transformer_core.inference.report import outside_report
 
     unknown = unknown_words_from_pieces(text, from_tokens(loaded.tokenizer, traced.src_tokens),
@@ -294,4 +294,9 @@ def get_importance(directory: Path | None) -> dict | None:
     stamp = tuple((p.stat().st_mtime_ns if p.exists() else 0) for p in
                   (directory / "head_importance.json", directory / "model.safetensors"))
     return _importance(str(directory), stamp)
+
+
+def ranked_importance(result: dict, include_layers: bool = True) -> list[dict]:
+    """A head-importance result's rows for its table: the heads, most important first, then the whole layers."""
+    return rank(result["heads"]) + (rank(result["layers"]) if include_layers else [])
 

@@ -3,6 +3,7 @@ shared layer / head indices. Widgets and layout live in explorer.widgets; no mod
 
 State that must survive page switches and live in the URL:
   text, model, device, lang  sidebar widgets (explorer.widgets.render_sidebar), bound with bind="query-params"
+                             (declared as SIDEBAR_URL)
   layer, head                session-state values, seeded once from the URL and written back into
                              st.query_params on every run by app.py (the browser drops unbound and
                              page-bound query parameters when the navigation switches pages)
@@ -117,6 +118,7 @@ class UrlParam:
     valid: Callable[[Any], bool] = _always
     state_key: str = ""
     show: Callable[[Any], str] = str  # value -> the URL's text
+    keep_default: bool = False  # written even at its default (the lesson's ?step=1)
 
     def allowed(self, raw: str | None) -> tuple[bool, Any]:
         """(True, value) when the URL's text `raw` reads as an allowed value, else (False, the default)."""
@@ -134,7 +136,7 @@ class UrlParam:
 
     def to_text(self, value: Any) -> str | None:
         """The URL's text for `value`; None for the default (left out of the URL, like the bound widgets)."""
-        return None if value is None or value == self.default else self.show(value)
+        return None if value is None or (value == self.default and not self.keep_default) else self.show(value)
 
 
 def choice(name: str, options: Iterable, default: Any, *, parse: Callable[[str], Any] = str,
@@ -145,13 +147,14 @@ def choice(name: str, options: Iterable, default: Any, *, parse: Callable[[str],
 
 
 def integer(name: str, default: int, *, low: int | None = None, high: int | None = None,
-            state_key: str = "") -> UrlParam:
-    """A whole number, clamped into [low, high]; text that is not a number is the default."""
+            state_key: str = "", keep_default: bool = False) -> UrlParam:
+    """A whole number, clamped into [low, high]; text that is not a number is the default. `keep_default`: written to
+    the URL at its default too."""
     def parse(raw: str) -> int:
         value = int(raw.strip())
         value = value if low is None else max(low, value)
         return value if high is None else min(high, value)
-    return UrlParam(name, default, parse, _always, state_key)
+    return UrlParam(name, default, parse, _always, state_key, keep_default=keep_default)
 
 
 def flag(name: str, *, state_key: str = "") -> UrlParam:
@@ -225,6 +228,16 @@ class UrlState:
                 st.query_params[name] = shown
 
 
+def whole_query() -> dict[str, str]:
+    """This run's whole URL query (links that carry every key on, such as the glossary's)."""
+    return st.query_params.to_dict()
+
+
 def _query_dict(params: Iterable[UrlParam]) -> dict[str, str]:
     return {param.name: st.query_params.get(param.name) for param in params
             if st.query_params.get(param.name) is not None}
+
+
+# The sidebar's keys: its widgets bind them themselves (bind="query-params"); the sidebar reads ?model= before
+# its picker draws, to name a requested model that cannot be shown.
+SIDEBAR_URL = UrlState("sidebar", text("lang"), text("text", max_chars=MAX_TEXT_CHARS), text("model"), text("device"))

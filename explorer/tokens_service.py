@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from explorer.figures.tokenization import Tokenization, compare_tokenizers, from_tokens, tokenize, tokenizer_fingerprint
+from explorer.figures.tokenization import Tokenization
+from explorer.tokenizer_service import compare_tokenizers, from_tokens, tokenize, tokenizer_fingerprint
 
 
 @dataclass(frozen=True)

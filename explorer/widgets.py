@@ -17,6 +17,7 @@ from explorer.i18n import LANG_CHOICES, t
 from explorer.state import (
     DEFAULT_TEXT,
     MAX_TEXT_CHARS,
+    SIDEBAR_URL,
     Settings,
     lang,
     set_shared_index,
@@ -63,7 +64,7 @@ def render_sidebar() -> Settings:
     default_model = core.DEFAULT_MODEL if core.DEFAULT_MODEL in available else (available[0] if available else None)
     if "_first_run_done" not in st.session_state:
         st.session_state["_first_run_done"] = True
-        requested = st.query_params.get("model")
+        requested = SIDEBAR_URL.get("model")
         if requested and requested not in available:
             reason = next((m.reason for m in models if m.name == requested), None)
             st.session_state["_model_notice"] = (requested, reason)

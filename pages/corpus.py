@@ -12,7 +12,9 @@ from explorer.figures import corpus as cfig
 from explorer.frame import ensure_frame
 from explorer.i18n import t
 from explorer.services import get_model, model_examples, parameter_count
-from explorer.state import lang, settings, tr
+from explorer.state import UrlState, lang, settings, tr
+from explorer.state import choice as url_choice
+from explorer.state import text as url_text
 from explorer.widgets import chart, page_header
 from transformer_core import ModelUnavailableError
 from transformer_core.analysis import head_groups
@@ -25,6 +27,10 @@ SOURCES = ("heldout", "examples", "text")
 N_CHOICES = (50, 100, 200, 500, 1000)
 DEFAULT_N = 100
 AUTO = "auto"
+# The page's URL keys (corpus and sentences bind their widgets; chead and behaviour are written by hand, below).
+# The sources, head and behaviour a model offers are known only once it is loaded: each reader checks them.
+URL = UrlState("corpus", url_choice("corpus", SOURCES, ""), url_choice("sentences", N_CHOICES, DEFAULT_N, parse=int),
+               url_text("chead"), url_text("behaviour"))
 LARGE_MODEL_PARAMS = 20_000_000  # paper-base (~45 M) and up; ko-en-toy and reverse are a few million
 LARGE_MODEL_SENTENCES = 200
 
@@ -52,7 +58,7 @@ def choose_corpus(loaded) -> tuple[str, int, tuple[str, ...]] | None:
     has_heldout = loaded.config.has_decoder
     options = [s for s in SOURCES if has_heldout or s != "heldout"]
     if st.session_state.get("corpus") not in options:  # first visit: the URL's, when it is one of them
-        url = st.query_params.get("corpus")
+        url = URL.get("corpus")
         st.session_state["corpus"] = url if url in options and "corpus" not in st.session_state else options[0]
     code = lang()  # bound now: AppTest (and a fragment rerun) may call format_func outside this run
     source = st.segmented_control(tr("corpus.source"), options, format_func=lambda s: t(f"corpus.source.{s}", code),
@@ -184,27 +190,27 @@ def head_section(name: str, device: str, result, code: str) -> None:
     st.subheader(tr("corpus.one_head"))
     options = [str(h) for h in stats.heads]
     if st.session_state.get("chead") not in options:  # first visit: the URL's head if it names one of them
-        url = st.query_params.get("chead")
+        url = URL.get("chead")
         st.session_state["chead"] = url if url in options else default_head(stats)
     by_id = {str(h): h for h in stats.heads}
     left, right = st.columns(2)
     # Not bound to the URL with bind=: the table's row click and the default set this widget's value, and a
-    # bound widget's parameter cannot be written; the URL follows by hand (url_param).
+    # bound widget's parameter cannot be written; the URL follows by hand (URL.write).
     picked = left.selectbox(tr("corpus.head"), options, key="chead", format_func=lambda s: head_label(by_id[s], code))
     head = by_id.get(picked or options[0], stats.heads[0])
-    url_param("chead", str(head))
+    URL.write({"chead": str(head)})
     k = stats.index(head)
     shown = [b for b in corpus_heads.BEHAVIOURS if b != "aligned" or (stats.has_gold and head.kind is
                                                                         AttentionKind.CROSS)]
     if st.session_state.get("behaviour") not in (AUTO, *shown):
-        url = st.query_params.get("behaviour")
+        url = URL.get("behaviour")
         st.session_state["behaviour"] = url if url in shown and "behaviour" not in st.session_state else AUTO
     dominant = head_groups.dominant_behaviour(stats, k)
     choice = right.selectbox(tr("corpus.behaviour"), [AUTO, *shown], key="behaviour",
                              format_func=lambda b: t("corpus.auto", code, behaviour=behaviour_name(dominant, code))
                              if b == AUTO else behaviour_name(b, code))
     behaviour = dominant if choice in (None, AUTO) else choice
-    url_param("behaviour", None if choice in (None, AUTO) else choice)
+    URL.write({"behaviour": None if choice in (None, AUTO) else choice})
     st.caption(tr("corpus.head_summary", head=head_label(head, code),
                   group=behaviour_group_name(head_groups.head_group(stats, k), code),
                   behaviour=behaviour_name(behaviour, code),
@@ -242,15 +248,6 @@ def head_section(name: str, device: str, result, code: str) -> None:
                                      title=head_label(head, code), lang=code, row_title=row_title,
                                      col_title=col_title),
                   f"corpus_{which}_maps", key=f"corpus_{which}_maps")
-
-
-def url_param(name: str, value: str | None) -> None:
-    """Keep one query parameter in step with a widget (removed at its default, None)."""
-    if value is None:
-        if name in st.query_params:
-            del st.query_params[name]
-    elif st.query_params.get(name) != value:
-        st.query_params[name] = value
 
 
 def default_head(stats) -> str:

@@ -18,11 +18,11 @@ from explorer.figures.generation import (
     sampling_bars,
     sampling_candidates,
 )
-from explorer.figures.tokenization import ids_to_tokens
 from explorer.frame import ensure_frame
 from explorer.i18n import t
 from explorer.services import current_view, get_model, sampling_distribution
 from explorer.state import UrlState, choice, labels_for, lang, settings, tr
+from explorer.tokenizer_service import ids_to_tokens
 from explorer.widgets import chart, download_matrix, encoder_only_notice, index_picker, page_header
 from transformer_core.inference.generation import (
     MAX_BEAM_WIDTH,

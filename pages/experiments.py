@@ -11,7 +11,7 @@ from explorer.figures import figures
 from explorer.figures.attention import head_matrix, tokens_for
 from explorer.frame import ensure_frame
 from explorer.i18n import t
-from explorer.services import current_view, get_experiment, get_importance
+from explorer.services import current_view, get_experiment, get_importance, ranked_importance
 from explorer.state import UrlState, labels_for, lang, settings, text, tr
 from explorer.widgets import chart, page_header
 from transformer_core.analysis.experiments import PE_SIDES, Intervention
@@ -261,7 +261,8 @@ def importance_section(view, counts: dict[str, int]) -> None:
                   exact=f"{100 * base['exact_match']:.1f}", align=f"{100 * base['alignment_accuracy']:.1f}",
                   layer=result["alignment_layer"]))
     columns = {k: tr(f"whatif.col_{k}") for k in ("rank", "id", "exact", "exact_drop", "align", "align_drop")}
-    st.dataframe(xfig.importance_table(result, columns), hide_index=True, key="xp_importance", height=320)
+    st.dataframe(xfig.importance_table(ranked_importance(result), columns), hide_index=True, key="xp_importance",
+                 height=320)
     top = result["ranking"][0] if result["ranking"] else None
     if top:
         top_head = Head.parse(top)

@@ -6,7 +6,7 @@ import streamlit as st
 
 from explorer.frame import ensure_frame
 from explorer.glossary import SHARED_URL_KEYS, TERMS, glossary_markdown
-from explorer.state import lang, tr
+from explorer.state import lang, tr, whole_query
 from explorer.widgets import page_header
 
 ensure_frame()
@@ -16,7 +16,7 @@ query = st.text_input(tr("glossary.search"), key="glossary_q", bind="query-param
 # the links carry the shared URL state; a sidebar value at its default is not in the URL, so take it from the
 # widget's state: the page opened shows ?lang=한국어 and the sentence even when they are the defaults
 shared = {key: str(st.session_state[key]) for key in SHARED_URL_KEYS if st.session_state.get(key) is not None}
-shared.update(st.query_params.to_dict())
+shared.update(whole_query())
 text = glossary_markdown(lang(), query or "", shared)
 if text:
     st.caption(tr("glossary.count", n=text.count("\n") + 1, total=len(TERMS)))

@@ -10,11 +10,11 @@ from explorer.figures.attention import all_heads, head_matrix, kinds_in, special
 from explorer.figures.corpus import head_column
 from explorer.figures.experiments import importance_by_head
 from explorer.figures.head_stats import STAT_FIELDS, drop_and_renormalise, similarity_matrix, stats_table
-from explorer.figures.tokenization import special_tokens
 from explorer.frame import ensure_frame
 from explorer.i18n import t
 from explorer.services import current_view, get_importance
 from explorer.state import lang, shared_index, tr
+from explorer.tokenizer_service import special_tokens
 from explorer.widgets import chart, download_matrix, page_header
 from transformer_core.tracing.names import AttentionKind, Head
 

@@ -19,8 +19,9 @@ from explorer.figures import lesson
 from explorer.figures.figures import plot_config
 from explorer.frame import ensure_frame
 from explorer.i18n import md_escape
+from explorer.lesson_service import lesson_data
 from explorer.services import current_view
-from explorer.state import lang, settings, tr
+from explorer.state import UrlState, flag, integer, lang, settings, tr
 from explorer.widgets import chart
 
 ensure_frame()
@@ -29,6 +30,7 @@ STEP_STATE, PRESENT_STATE, REVEALED_STATE, KEYS_STATE = "_lesson_step", "_lesson
     "_keyboard_shortcuts"
 SHOWN_STATE = "_lesson_shown_step"  # the step the last run showed (a change scrolls to the new step's title)
 STEPS = lesson.lesson_steps()
+URL = UrlState("lesson", integer("step", 1, low=1, high=len(STEPS), keep_default=True), flag("present"))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -36,7 +38,7 @@ STEPS = lesson.lesson_steps()
 
 def current_step() -> int:
     if STEP_STATE not in st.session_state:
-        st.session_state[STEP_STATE] = lesson.parse_step(st.query_params.get("step"), len(STEPS))
+        st.session_state[STEP_STATE] = URL.get("step")
     return lesson.parse_step(st.session_state[STEP_STATE], len(STEPS))
 
 
@@ -53,7 +55,7 @@ def on_jump() -> None:
 
 def present_mode() -> bool:
     if PRESENT_STATE not in st.session_state:
-        st.session_state[PRESENT_STATE] = st.query_params.get("present") in ("1", "true")
+        st.session_state[PRESENT_STATE] = URL.get("present")
     return bool(st.session_state[PRESENT_STATE])
 
 
@@ -62,12 +64,7 @@ def on_present() -> None:
 
 
 def write_url(step: int, present: bool) -> None:
-    if st.query_params.get("step") != str(step):
-        st.query_params["step"] = str(step)
-    if present and st.query_params.get("present") != "1":
-        st.query_params["present"] = "1"
-    elif not present and "present" in st.query_params:
-        del st.query_params["present"]
+    URL.write({"step": step, "present": present})
 
 
 def keyboard(present: bool) -> None:
@@ -245,7 +242,7 @@ if in_class is not None or st.session_state.get(class_view.FOLLOW):
     class_view.follower_bar(in_class.code if in_class is not None else "")
 class_qkey = None
 if view_now is not None:
-    data = lesson.LessonData.from_view(view_now.traced, view_now.loaded, view_now.settings.text)
+    data = lesson_data(view_now.traced, view_now.loaded, view_now.settings.text)
     if present:  # projector: the buttons on top, always on screen (the arrow keys press them)
         with top_left:
             nav_buttons(number, data.has_decoder)

@@ -9,13 +9,13 @@ from explorer.figures.tokenization import token_chips_html, tokenization_table
 from explorer.figures.vocab import (
     TOKENIZATION_SPECIMENS,
     WORDLIST_SPECIMENS,
-    known_words,
     search_words,
 )
 from explorer.frame import ensure_frame
 from explorer.i18n import md_escape
 from explorer.services import current_view, get_tokenizer, translates_ko_en
 from explorer.state import labels_for, tr
+from explorer.vocab_service import known_words
 from explorer.widgets import page_header
 
 ensure_frame()

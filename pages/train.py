@@ -33,6 +33,7 @@ from transformer_core.store import StoreUnavailable
 from transformer_core.tasks import has_core_grammar
 from transformer_core.tracing.names import ATTENTION_KINDS, AttentionKind
 from transformer_core.training import jobs as lab_jobs
+from transformer_core.training.classify import ending_index
 from transformer_core.training.lab_run import EVALUATING, STARTING, UNFINISHED_DIR, publish_unfinished
 from transformer_core.training.recipes import DEFAULT_BUDGET_S, LabRecipe, planned_steps
 from transformer_core.training.snapshots import load_snapshots
@@ -126,7 +127,8 @@ def show_cls_rows(snapshot, task: str, key: str) -> None:
     if not task_of(task).classifier:
         return
     chart(lab_figs.cls_rows_figure(snapshot.attention[AttentionKind.ENCODER_SELF], snapshot.src_tokens,
-                                   step=snapshot.step, lang=lang()), f"lab_cls_step{snapshot.step}", key=key)
+                                   ending=ending_index(snapshot.src_tokens), step=snapshot.step, lang=lang()),
+          f"lab_cls_step{snapshot.step}", key=key)
     st.caption(tr("lab.cls_caption"))
 
 

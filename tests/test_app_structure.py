@@ -1,7 +1,7 @@
 """The app layer's boundaries, read from the source (ast): pages are thin views (no torch, no softmax, no
-weights), figure builders never import streamlit or torch, trace names are never spelled with f-strings
-outside transformer_core.tracing.names, and the frame guard (explorer/frame.py) reruns a page that runs
-outside app.py's frame."""
+weights), figure builders are pure (no torch, streamlit, core, files or tokenizers), trace names are never
+spelled with f-strings outside transformer_core.tracing.names, and the frame guard (explorer/frame.py) reruns a
+page that runs outside app.py's frame."""
 
 from __future__ import annotations
 
@@ -14,9 +14,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted((ROOT / "pages").glob("*.py"))
 APP_FILES = [ROOT / "app.py", *PAGES, *sorted((ROOT / "explorer").rglob("*.py"))]
-# Files another helper (issue 19, the lesson) is rewriting on its own branch; the lead drops this
-# exemption when merging it. Everything else is held to the rule now.
-NOT_YET = {"explorer/figures/lesson.py"}
 
 
 def tree_of(path: Path) -> ast.Module:
@@ -63,12 +60,64 @@ def test_pages_are_handed_numpy_and_convert_no_tensor():
                                      "let its service return numpy")
 
 
-def test_figure_builders_never_import_streamlit_or_torch():
-    figures = sorted((ROOT / "explorer" / "figures").rglob("*.py"))
-    assert figures
-    for path in figures:
-        bad = {m for m in imported_modules(path) if m.split(".")[0] in ("streamlit", "torch")}
-        assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
+# explorer/figures/ holds only pure builders (numpy/pandas/plain values in, a figure, table or HTML out): no module
+# there imports torch, streamlit, the app's services or any of transformer_core but its trace names
+# (transformer_core/tracing/names.py: the trace-name contract, itself torch-free), and none reads a file or a model's
+# weights or runs a tokenizer. Data preparation lives in the services (explorer/*_service.py, explorer/services.py).
+FIGURES = ROOT / "explorer" / "figures"
+# The one core module a builder may read: names and builders of trace names (imports re, dataclasses, enum only).
+PURE_CORE = {"transformer_core.tracing.names"}
+# Of the app layer, a builder may use the other builders and the text catalog (explorer/i18n: t, md_escape).
+PURE_APP = ("explorer.figures", "explorer.i18n")
+BANNED_ROOTS = {"torch", "streamlit", "transformers", "tokenizers", "safetensors", "pathlib", "os", "shutil",
+                "glob", "io_open"}
+FILE_CALLS = {"open", "read_text", "read_bytes", "write_text", "write_bytes", "load", "safe_open", "is_file",
+              "exists", "iterdir", "glob", "rglob", "listdir"}
+MODEL_CALLS = {"convert_ids_to_tokens", "convert_tokens_to_ids", "batch_decode", "get_vocab",
+               "tokenize", "state_dict", "parameters", "named_parameters", "named_modules"}
+
+
+def impurities(path: Path) -> list[str]:
+    """What makes the module at `path` impure, in line order: 'import X' for a banned import, 'call X' for a file
+    access, a tokenizer's or a model's method."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        modules = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                   else [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level
+                   else [])
+        for module in modules:
+            root = module.split(".")[0]
+            if root in BANNED_ROOTS \
+                    or (root == "transformer_core" and module not in PURE_CORE) \
+                    or (root == "explorer" and not module.startswith(PURE_APP)):
+                found.append(f"{node.lineno}: import {module}")
+        if isinstance(node, ast.Call):
+            name = (node.func.attr if isinstance(node.func, ast.Attribute)
+                    else node.func.id if isinstance(node.func, ast.Name) else "")
+            if name in FILE_CALLS | MODEL_CALLS:
+                found.append(f"{node.lineno}: call {name}")
+    return sorted(found, key=lambda problem: int(problem.split(":")[0]))
+
+
+def test_the_check_catches_each_kind_of_impurity(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("import torch\nimport streamlit as st\nfrom transformer_core.tasks import model_task\n"
+                      "from transformer_core.tracing.names import LOGITS\nfrom explorer.services import x\n"
+                      "from explorer.i18n import t\nfrom pathlib import Path\n"
+                      "data = json.loads(Path('a').read_text())\nwith open('b') as f: pass\nnp.load('c.npy')\n"
+                      "pieces = tokenizer.convert_ids_to_tokens(ids)\nw = model.state_dict()\n",
+                      encoding="utf-8")
+    assert impurities(sample) == ["1: import torch", "2: import streamlit", "3: import transformer_core.tasks",
+                                  "5: import explorer.services", "7: import pathlib", "8: call read_text",
+                                  "9: call open", "10: call load", "11: call convert_ids_to_tokens",
+                                  "12: call state_dict"]
+
+
+def test_no_figure_module_imports_torch_streamlit_or_the_core_or_reads_a_file():
+    modules = sorted(FIGURES.rglob("*.py"))
+    assert len(modules) > 20
+    offenders = [f"{path.relative_to(ROOT)}:{problem}" for path in modules for problem in impurities(path)]
+    assert offenders == [], "move data preparation to a service (explorer/*_service.py):\n" + "\n".join(offenders)
 
 
 # A trace name: '<stack>.<layer>.…', '<side>.<stream>', or '<prefix>.<hook>' (see transformer_core.tracing.names).
@@ -105,8 +154,6 @@ def test_no_trace_name_is_built_with_an_f_string_in_the_app():
     offenders = []
     for path in APP_FILES:
         relative = path.relative_to(ROOT).as_posix()
-        if relative in NOT_YET:
-            continue
         offenders += [f"{relative}:{line}: f\"{template}\"" for line, template in f_string_templates(path)
                       if TRACE_NAME.search(template)]
     assert not offenders, "build trace names with transformer_core.tracing.names:\n" + "\n".join(offenders)

@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 import transformer_core as core
+from explorer import lesson_service
 from explorer.figures import lesson
 from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server
 
@@ -47,7 +48,7 @@ if MODEL not in {info.name for info in core.list_models() if info.available}:
 @cache
 def first_question() -> lesson.Question:
     loaded = core.load(MODEL)
-    data = lesson.LessonData.from_view(core.trace_text(loaded, TEXT), loaded, TEXT)
+    data = lesson_service.lesson_data(core.trace_text(loaded, TEXT), loaded, TEXT)
     question = lesson.build_step(lesson.lesson_steps()[0], data, "ko").question
     assert question is not None and not question.multi
     return question

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import transformer_core as core
+from explorer import lesson_service
 from explorer.figures import lesson
 from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server, wait_drawn
 
@@ -41,7 +42,7 @@ def data() -> lesson.LessonData:
     torch.set_num_threads(1)
     try:
         loaded = core.load(MODEL)
-        return lesson.LessonData.from_view(core.trace_text(loaded, TEXT), loaded, TEXT)
+        return lesson_service.lesson_data(core.trace_text(loaded, TEXT), loaded, TEXT)
     finally:
         torch.set_num_threads(threads)
 

@@ -7,7 +7,7 @@ from itertools import product
 
 import pytest
 
-from transformer_core.data import build_tokenizer, english, generate_pairs, hangul, is_held_out, reverse_examples
+from transformer_core.data import english, generate_pairs, hangul, is_held_out, reverse_examples
 from transformer_core.data.charset import reverse_characters
 from transformer_core.data.ko_en import (
     REGISTERS,
@@ -26,6 +26,7 @@ from transformer_core.data.ko_en import (
 )
 from transformer_core.data.lexicon import ADJECTIVES, ALL_VERBS, CORE, FULL, NOUN_BY_KO, NUMBERS, TOOLS
 from transformer_core.data.vocabulary import ko_en_vocabulary, korean_words
+from transformer_core.tasks import task_named
 
 VERB = {(v.stem, v.kind): v for v in ALL_VERBS}
 ADJECTIVE = {a.attributive: a for a in ADJECTIVES}
@@ -418,7 +419,7 @@ def test_lexicon_has_no_duplicate_korean_entries():
 
 def test_every_word_splits_into_the_grammars_own_pieces():
     """Typed text is cut by the tokenizer exactly as the grammar built it (no word segments two ways)."""
-    tokenizer = build_tokenizer("ko-en")
+    tokenizer = task_named("ko-en").tokenizer()
     words = sorted(korean_words())
     by_text: dict[str, set] = defaultdict(set)
     for word in words:

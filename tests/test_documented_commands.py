@@ -1,5 +1,5 @@
-"""Every `python -m ...` command that README.md, docs/ and the bundled models' cards give runs: each module
-(and subcommand) answers `--help` with its usage, in a fresh interpreter."""
+"""Every `python -m ...` command that README.md, docs/, the bundled models' cards and the UI's text catalogs give
+runs: each module (and subcommand) answers `--help` with its usage, in a fresh interpreter."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "models").glob("*/README.md"))]
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "models").glob("*/README.md")),
+             *sorted((ROOT / "explorer" / "i18n").glob("*.json"))]
 # `python -m module` and, when the next word is a plain word (not an option, path or quote), its subcommand
 COMMAND = re.compile(r"python -m ([A-Za-z_][\w.]*)(?: ([a-z][a-z_-]*)(?=[\s`]|$))?")
 
@@ -20,13 +21,14 @@ def documented_commands() -> list[tuple[str, ...]]:
     found: set[tuple[str, ...]] = set()
     for path in DOCUMENTS:
         for module, word in COMMAND.findall(path.read_text(encoding="utf-8")):
-            found.add((module, word) if module == "transformer_core" and word else (module,))
+            found.add((module, word) if word else (module,))
     return sorted(found)
 
 
 def test_the_documents_give_commands_and_the_pattern_reads_them():
     commands = documented_commands()
     assert ("transformer_core", "train") in commands and ("transformer_core", "evaluate") in commands
+    assert ("transformer_core.data.recogniser", "build") in commands  # a module's subcommand is run too
     assert COMMAND.findall("run `python -m transformer_core.train --task ko-en` now") == [("transformer_core.train",
                                                                                               "")]
 

@@ -276,7 +276,7 @@ def test_checkpoints_in_models_dir_are_listed_and_broken_ones_say_why(tmp_path, 
 
 def test_tokens_of_a_slow_sentencepiece_tokenizer_map_to_their_words(marian):
     """Marian's tokenizer gives no character offsets: a "▁" piece starts the next word instead."""
-    from explorer.figures.tokenization import tokenize
+    from explorer.tokenizer_service import tokenize
 
     loaded, _ = marian
     tok = tokenize(loaded.tokenizer, "나는 학교에 간다.")

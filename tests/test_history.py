@@ -1,4 +1,4 @@
-"""/history (2015 → 2017): the pure figure/number builders of explorer.figures/history.py, and the page under AppTest in
+"""/history (2015 → 2017): the pure figure/number builders of explorer/figures/history.py, and the page under AppTest in
 both languages (with the bundled RNN and ko-en-toy)."""
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from functools import cache
 import pytest
 
 import transformer_core as core
-from explorer.figures.tokenization import tokenizer_fingerprint
+from explorer.tokenizer_service import tokenizer_fingerprint
 from tests.browser_helpers import (
     EXCEPTION,
     expected_heatmaps,

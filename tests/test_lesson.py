@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import transformer_core as core
+from explorer import lesson_service
 from explorer.figures import lesson
 from explorer.i18n import STRINGS
 
@@ -48,7 +49,7 @@ def loaded(model: str) -> core.LoadedModel:
 @cache
 def lesson_data(model: str, text: str) -> lesson.LessonData:
     traced = core.trace_text(loaded(model), text)
-    return lesson.LessonData.from_view(traced, loaded(model), text)
+    return lesson_service.lesson_data(traced, loaded(model), text)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -529,7 +530,8 @@ def test_the_training_step_numbers_are_the_papers_formulas_and_torchs_losses():
     ce, smoothed, n = lesson.paper.training_losses(data)
     # teacher-forced training scores every row, the last one too (it predicts the end token)
     logits = torch.as_tensor(data.trace.numpy("logits")).double()
-    targets = torch.as_tensor([*[int(i) for i in data.trace.numpy("tgt.ids")][1:], data.tokenizer.eos_token_id])
+    eos = loaded(KO_EN).tokenizer.eos_token_id
+    targets = torch.as_tensor([*[int(i) for i in data.trace.numpy("tgt.ids")][1:], eos])
     assert n == logits.shape[0] == len(targets)
     assert ce == pytest.approx(float(torch.nn.functional.cross_entropy(logits, targets)), abs=1e-6)
     assert smoothed == pytest.approx(float(torch.nn.functional.cross_entropy(logits, targets, label_smoothing=0.1)),
@@ -544,7 +546,7 @@ def test_the_decoding_step_scores_with_gnmts_penalty():
     logits = data.trace.numpy("logits").astype(np.float64)
     log_probs = logits - np.log(np.exp(logits - logits.max(-1, keepdims=True)).sum(-1, keepdims=True)) \
         - logits.max(-1, keepdims=True)
-    written = [*[int(i) for i in data.trace.numpy("tgt.ids")][1:], data.tokenizer.eos_token_id]
+    written = [*[int(i) for i in data.trace.numpy("tgt.ids")][1:], loaded(KO_EN).tokenizer.eos_token_id]
     assert length == len(written)
     assert lesson.paper.training_losses(data)[2] == length  # step 21 averages over the rows step 20 counts
     assert log_p == pytest.approx(sum(log_probs[t, w] for t, w in enumerate(written)), abs=1e-6)

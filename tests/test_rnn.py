@@ -1,4 +1,4 @@
-"""The 2015 attention RNN (transformer_core/rnn.py): trace-name contract, the additive-attention
+"""The 2015 attention RNN (transformer_core/models/rnn.py): trace-name contract, the additive-attention
 formula recomputed by hand, teacher forcing vs greedy decoding, padding, patches, model dirs."""
 
 from __future__ import annotations

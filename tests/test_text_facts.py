@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import transformer_core as core
+from explorer import lesson_service
 from explorer.figures.steps import LayerInfo, encoder_chain
 from explorer.glossary import TERMS
 from explorer.i18n import t
@@ -254,7 +255,7 @@ def test_steps_18_and_19_write_the_logits_formula_alike(model: str, text: str):
     from explorer.figures import lesson
 
     loaded_model = loaded(model)
-    data = lesson.LessonData.from_view(core.trace_text(loaded_model, text), loaded_model, text)
+    data = lesson_service.lesson_data(core.trace_text(loaded_model, text), loaded_model, text)
     steps = {s.id: s for s in lesson.lesson_steps()}
     next_token = lesson.build_step(steps["next_token"], data, "en").latex
     shared = lesson.build_step(steps["shared_weights"], data, "en").latex
@@ -398,7 +399,7 @@ def test_every_lesson_step_builds_for_a_marian_checkpoint_and_names_its_silu(tmp
     save_marian(tmp_path / "marian")
     model = core.load(str(tmp_path / "marian"))
     assert model.config.activation == "silu"
-    data = lesson.LessonData.from_view(core.trace_text(model, "hello world"), model, "hello world")
+    data = lesson_service.lesson_data(core.trace_text(model, "hello world"), model, "hello world")
     views = {s.id: lesson.build_step(s, data, "en") for s in lesson.lesson_steps()}
     assert len(views) == 22
     assert t("lesson.ffn.silu", "en") in views["ffn"].body

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, UNK_ID, build_tokenizer, generate_pairs
+from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, UNK_ID, generate_pairs
 from transformer_core.data.charset import COMPATIBILITY_JAMO, EMOJI, HANGUL_SYLLABLES
 from transformer_core.io.loading import load_tokenizer, models_dir
+from transformer_core.tasks import task_named
 
 WEIRD_INPUTS = ["", " ", "   \n\t ", "😀", "👍🏽", "❤️", "Hello, World!", "日本語のテキスト", "ㅋㅋㅋ", "a" * 500,
                 "고양이가\u200b생선을", "<s></s><pad>", "e\u0301", "\x00\x01", "🇰🇷", "?!.,", "1234567890"]
@@ -20,21 +21,21 @@ WEIRD_INPUTS = ["", " ", "   \n\t ", "😀", "👍🏽", "❤️", "Hello, World
 def saved_tokenizer(request, tmp_path_factory):
     """Each tokenizer saved with save_pretrained and loaded back the way the app loads it."""
     directory = tmp_path_factory.mktemp(request.param)
-    build_tokenizer(request.param).save_pretrained(str(directory))
+    task_named(request.param).tokenizer().save_pretrained(str(directory))
     return request.param, load_tokenizer(directory)
 
 
 @pytest.fixture(scope="module")
 def ko_en(tmp_path_factory):
     directory = tmp_path_factory.mktemp("ko-en")
-    build_tokenizer("ko-en").save_pretrained(str(directory))
+    task_named("ko-en").tokenizer().save_pretrained(str(directory))
     return load_tokenizer(directory)
 
 
 @pytest.fixture(scope="module")
 def reverse(tmp_path_factory):
     directory = tmp_path_factory.mktemp("reverse")
-    build_tokenizer("reverse").save_pretrained(str(directory))
+    task_named("reverse").tokenizer().save_pretrained(str(directory))
     return load_tokenizer(directory)
 
 
@@ -46,7 +47,7 @@ def test_special_token_ids(saved_tokenizer):
 
 
 def test_saved_files(tmp_path):
-    build_tokenizer("ko-en").save_pretrained(str(tmp_path))
+    task_named("ko-en").tokenizer().save_pretrained(str(tmp_path))
     assert (tmp_path / "tokenizer.json").is_file()
     config = json.loads((tmp_path / "tokenizer_config.json").read_text(encoding="utf-8"))
     assert (config["bos_token"], config["eos_token"], config["pad_token"], config["unk_token"]) == (
@@ -157,13 +158,13 @@ def test_bundled_reverse_tokenizer_matches_the_code():
     directory = models_dir() / "reverse"
     if not (directory / "tokenizer.json").is_file():
         pytest.fail(f"{Path(directory)} has no tokenizer.json")
-    assert load_tokenizer(directory).get_vocab() == build_tokenizer("reverse").get_vocab()
+    assert load_tokenizer(directory).get_vocab() == task_named("reverse").tokenizer().get_vocab()
 
 
 @pytest.mark.parametrize("task", ["ko-en", "reverse"])
 def test_typed_special_tokens_stay_text(task, tmp_path):
     """"<pad>", "</s>", "<s>", "<unk>" typed by a user are characters, never control tokens."""
-    build_tokenizer(task).save_pretrained(str(tmp_path))
+    task_named(task).tokenizer().save_pretrained(str(tmp_path))
     tokenizer = load_tokenizer(tmp_path)
     for text in ["<pad>", "</s>", "<s>", "<unk>", "a </s> b", "<pad><pad>", "[SEP] [CLS] [PAD] [MASK]"]:
         ids = tokenizer(text)["input_ids"]

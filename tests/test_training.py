@@ -13,10 +13,10 @@ import transformer_core
 from tests import parity_checks as checks
 from tests.heldout_recount import expected_metrics, recount
 from transformer_core.analysis import evaluate
-from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, build_tokenizer
+from transformer_core.data import BOS_ID, EOS_ID, PAD_ID
 from transformer_core.inference.batching import pad_batch
 from transformer_core.inference.generation import generate
-from transformer_core.tasks import LengthLimit, model_task
+from transformer_core.tasks import LengthLimit, model_task, task_named
 from transformer_core.training import cli, loop, recipes
 
 
@@ -28,7 +28,7 @@ def tiny_settings(task: str, steps: int = 40, **overrides) -> recipes.TrainSetti
 
 
 def tiny_config(task: str) -> transformer_core.TransformerConfig:
-    return recipes.build_config(task, tiny=True, overrides={}, vocab_size=len(build_tokenizer(task)))
+    return recipes.build_config(task, tiny=True, overrides={}, vocab_size=len(task_named(task).tokenizer()))
 
 
 def mean(values: list[float]) -> float:
@@ -136,7 +136,7 @@ def test_time_budget_drives_the_cool_down_and_the_curriculum():
 
 
 def test_curriculum_limits_the_reverse_texts():
-    vocab = build_tokenizer("reverse").get_vocab()
+    vocab = task_named("reverse").tokenizer().get_vocab()
     limit = LengthLimit(5)
     pairs = recipes.training_pairs("reverse", vocab, seed=0, limit=limit)
     assert all(len(next(pairs)[1]) <= 5 for _ in range(200))
@@ -169,7 +169,7 @@ def test_the_labs_ko_en_tokenizer_holds_every_core_token_and_only_a_fraction_of_
     from transformer_core.training.recipes import tokenizer_for
 
     lab = tokenizer_for("ko-en", lab=True)
-    full = build_tokenizer("ko-en")
+    full = task_named("ko-en").tokenizer()
     assert len(lab) < len(full) / 3  # the output softmax the lab pays for at every step
     vocab = lab.get_vocab()
     grammar = KoEnGrammar(7, core=True)

@@ -13,9 +13,10 @@ import pytest
 import torch
 
 from tests.conftest import tiny_config
-from transformer_core.data import BOS_ID, EOS_ID, PAD_ID, build_tokenizer
+from transformer_core.data import BOS_ID, EOS_ID, PAD_ID
 from transformer_core.models.rnn import RNNConfig, RNNTranslator
 from transformer_core.models.transformer import Transformer
+from transformer_core.tasks import task_named
 from transformer_core.training import loop
 from transformer_core.training.recipes import TrainSettings, build_config
 
@@ -136,7 +137,7 @@ def test_train_optimises_the_smoothed_loss_of_its_settings(task, monkeypatch):
     settings = TrainSettings(task=task, steps=4, batch_size=8, peak_lr=1e-3, warmup=10, seed=0, threads=1,
                              sampled_softmax=64 if task == "reverse" else 0, buckets=1)
     assert settings.label_smoothing == EPSILON  # the recipes' default, the paper's value
-    config = build_config(task, tiny=True, overrides={"dropout": 0.0}, vocab_size=len(build_tokenizer(task)))
+    config = build_config(task, tiny=True, overrides={"dropout": 0.0}, vocab_size=len(task_named(task).tokenizer()))
     calls: list[dict] = []
     real_loss_on, real_candidate_ids = loop.loss_on, loop.candidate_ids
 

@@ -9,18 +9,17 @@ from pathlib import Path
 import pytest
 
 import transformer_core as core
-from explorer.figures.tokenization import from_tokens, tokenize
 from explorer.figures.vocab import (
-    known_words,
-    load_examples,
     marked_text_markdown,
     search_words,
     unknown_words,
     unknown_words_from_pieces,
 )
-from transformer_core.data import build_tokenizer
+from explorer.tokenizer_service import from_tokens, tokenize
+from explorer.vocab_service import known_words, load_examples
 from transformer_core.inference.text import encode_text
 from transformer_core.io.loading import load_tokenizer, models_dir
+from transformer_core.tasks import task_named
 
 ROOT = Path(__file__).resolve().parent.parent
 EVERYDAY = ROOT / "tests" / "data" / "everyday_korean.txt"
@@ -65,7 +64,7 @@ def test_the_model_card_and_readme_state_the_coverage_and_quality():
 # --- the honest notice --------------------------------------------------------------------------------
 
 def test_unknown_words_counts_words_with_an_unk_piece():
-    tokenizer = build_tokenizer("ko-en")
+    tokenizer = task_named("ko-en").tokenizer()
     report = unknown_words(tokenize(tokenizer, "고양이가 쩝쩝거리며 생선을 꿀꺽했다 ?"))
     assert report.words == ["고양이가", "쩝쩝거리며", "생선을", "꿀꺽했다"]  # a lone "?" is not a word
     assert report.unknown == [False, True, False, True]
@@ -106,7 +105,7 @@ def test_unknown_words_from_the_traces_pieces_match_the_tokenizers_offsets(name)
 
 
 def test_marked_text_escapes_user_text():
-    tokenizer = build_tokenizer("ko-en")
+    tokenizer = task_named("ko-en").tokenizer()
     markdown = marked_text_markdown(unknown_words(tokenize(tokenizer, "**굵게** 고양이가")))
     assert "**굵게**" not in markdown and "\\*\\*굵게\\*\\*" in markdown
     assert markdown.count(":orange-background[") == 1

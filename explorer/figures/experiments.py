@@ -78,14 +78,12 @@ def probability_figure(tokens: Sequence[str], before: np.ndarray, after: np.ndar
     return fig
 
 
-def importance_table(result: dict, columns: dict[str, str], include_layers: bool = True) -> pd.DataFrame:
-    """Ranked head-importance table (most important first), percentages rounded to 0.1.
+def importance_table(rows: list[dict], columns: dict[str, str]) -> pd.DataFrame:
+    """The head-importance table of `rows` as ranked (explorer/services.py ranked_importance: heads, most important
+    first, then whole layers), percentages rounded to 0.1; heads are numbered, layers not.
 
     `columns`: keys rank, id, exact, exact_drop, align, align_drop.
     """
-    from transformer_core.analysis.importance import rank
-
-    rows = rank(result["heads"]) + (rank(result["layers"]) if include_layers else [])
     pct = lambda v: round(100.0 * float(v), 1)  # noqa: E731
     return pd.DataFrame({
         columns["rank"]: [i + 1 if "head" in r else None for i, r in enumerate(rows)],

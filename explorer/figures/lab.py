@@ -16,7 +16,6 @@ import plotly.graph_objects as go
 from explorer.figures.figures import FONT_FAMILY, attention_heatmap
 from explorer.i18n import t
 from transformer_core.tracing.names import AttentionKind
-from transformer_core.training.classify import ending_index
 
 LOSS_COLOR, EXACT_COLOR, ALIGN_COLOR, MARK_COLOR = "#1f77b4", "#2ca02c", "#ff7f0e", "#d62728"
 
@@ -114,14 +113,14 @@ def snapshot_attention_figure(attention: np.ndarray, src_tokens: list[str], tgt_
     return attention_heatmap(matrix, rows, cols, title=title, lang=lang)
 
 
-def cls_rows_figure(attention: np.ndarray, tokens: list[str], *, step: int, lang: str) -> go.Figure:
+def cls_rows_figure(attention: np.ndarray, tokens: list[str], *, ending: int, step: int, lang: str) -> go.Figure:
     """The classifier's [CLS] row per layer: attention is a snapshot's encoder self-attention [L, H, S, S];
-    the map is [layers, keys] of row 0 averaged over heads, the verb ending boxed."""
+    the map is [layers, keys] of row 0 averaged over heads, the verb ending (key `ending`, training/classify.py's
+    ending_index) boxed."""
     rows = np.asarray(attention, dtype=np.float32)[:, :, 0, :].mean(axis=1)
     layers = [f"L{i}" for i in range(rows.shape[0])]  # as /explain's layer axis; the axis title names it
     fig = attention_heatmap(rows, layers, tokens, title=t("lab.cls_rows", lang, step=step), lang=lang,
                             row_title=t("lab.layer", lang), col_title=t("fig.key_bar_axis", lang))
-    ending = ending_index(tokens)
     fig.add_shape(type="rect", x0=ending - 0.5, x1=ending + 0.5, y0=-0.5, y1=rows.shape[0] - 0.5,
                   line={"color": MARK_COLOR, "width": 3})
     return fig

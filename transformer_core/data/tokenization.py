@@ -72,10 +72,10 @@ def build_reverse_tokenizer():
     return _wrap(tokenizer, clean_up_spaces=False)
 
 
-def build_tokenizer(task: str):
-    """The tokenizer of `task` ('ko-en' or 'reverse')."""
-    if task == "ko-en":
-        return build_ko_en_tokenizer()
-    if task == "reverse":
-        return build_reverse_tokenizer()
-    raise ValueError(f"unknown task {task!r}; expected 'ko-en' or 'reverse'")
+def build_letter_tokenizer(letters: str):
+    """Character-level over `letters` (lower-cased first); anything else is <unk> (the lab's letter tasks)."""
+    tokenizer = Tokenizer(models.WordLevel(_vocab(list(letters)), unk_token="<unk>"))
+    tokenizer.normalizer = normalizers.Sequence([normalizers.NFC(), normalizers.Lowercase()])
+    tokenizer.pre_tokenizer = pre_tokenizers.Split(Regex("(?m)."), behavior="isolated")
+    tokenizer.decoder = decoders.Fuse()
+    return _wrap(tokenizer, clean_up_spaces=False)

@@ -25,7 +25,12 @@ from transformer_core.data import BOS_ID, EOS_ID, UNK_ID, is_held_out
 from transformer_core.data.ko_en import REGISTERS, KoEnGrammar
 from transformer_core.data.ko_en_everyday import ko_en_grammar as grammar_named
 from transformer_core.data.reverse import MAX_CHARS, ReverseData
-from transformer_core.data.tokenization import TRAINING_GRAMMAR, build_ko_en_tokenizer, build_reverse_tokenizer
+from transformer_core.data.tokenization import (
+    TRAINING_GRAMMAR,
+    build_ko_en_tokenizer,
+    build_letter_tokenizer,
+    build_reverse_tokenizer,
+)
 from transformer_core.tasks.heldout import REAL_SENTENCES, Example, anti_diagonal_gold
 from transformer_core.tasks.texts import CARD_NOTES, DESCRIPTIONS, LAB_KO_EN_NOTES, LETTER_NOTES
 
@@ -216,18 +221,7 @@ class LetterTask(Task):
 
     def tokenizer(self, lab: bool = False):
         """Character-level tokenizer over a-z; anything else is <unk>."""
-        from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers
-
-        from transformer_core.data.tokenization import SPECIAL_TOKENS, _wrap
-
-        vocab = {token: i for i, token in enumerate(SPECIAL_TOKENS)}
-        for letter in LETTERS:
-            vocab[letter] = len(vocab)
-        tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
-        tokenizer.normalizer = normalizers.Sequence([normalizers.NFC(), normalizers.Lowercase()])
-        tokenizer.pre_tokenizer = pre_tokenizers.Split(Regex("(?m)."), behavior="isolated")
-        tokenizer.decoder = decoders.Fuse()
-        return _wrap(tokenizer, clean_up_spaces=False)
+        return build_letter_tokenizer(LETTERS)
 
     def target(self, text: str) -> str:
         return {"reverse": text[::-1], "copy": text, "sort": "".join(sorted(text))}[self.family]

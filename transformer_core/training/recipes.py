@@ -131,7 +131,7 @@ PRESETS: dict[str, Preset] = {
     "larger": Preset("larger", d_model=256, n_heads=8, layers=3, d_ff=1024, peak_lr=7e-4, warmup=300, batch_size=64,
                      snapshot_every=40, steps=1500),
 }
-# The lab's tasks are transformer_core/tasks.py's LAB_TASKS (lab name -> Task); these views, keyed by lab name,
+# The lab's tasks are transformer_core/tasks/'s LAB_TASKS (lab name -> Task); these views, keyed by lab name,
 # are read from it. An encoder + [CLS] classifier (training/classify.py): the speech level of a Korean
 # sentence. Its "exact match" is the held-out accuracy (the one label right); its "alignment" the share of
 # held-out sentences whose last-layer [CLS] row of attention (head average) peaks on the verb ending.

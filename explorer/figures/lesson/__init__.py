@@ -3,9 +3,10 @@ sentence. Pure: a trace and its tokens in; step definitions, one figure per step
 live numbers, predict-then-reveal questions with answers read from the trace, the join URL and its
 QR code out. No streamlit here (pages/lesson.py only lays these out).
 
-The package, by job: `steps` (the path), `data` (what a step reads from the model and trace),
-`questions` (predict-then-reveal answers), `view` (StepView and helpers), `encoder` / `decoder` /
-`paper` (the step builders), `build` (build_step), `projector` (projector styling), `join` (join URL, QR).
+The package, by job: `steps` (the path), `data` (LessonData, filled by explorer/lesson_service.py, and the
+positions, head and rows the steps follow), `questions` (predict-then-reveal answers), `view` (StepView and
+helpers), `encoder` / `decoder` / `paper` (the step builders), `build` (build_step), `projector` (projector
+styling), `join` (join URL, QR).
 """
 
 from explorer.figures.lesson.build import build_step

@@ -1,25 +1,17 @@
-"""What a lesson step needs from the model and the trace (LessonData), and which positions, head and
-rows the steps follow."""
+"""What a lesson step needs from the model and the trace (LessonData, built by explorer/lesson_service.py), and
+which positions, head and rows the steps follow."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from explorer.figures.attention import stack
 from explorer.figures.steps import LayerInfo
-from transformer_core.analysis.model_facts import ModelFacts, model_facts
-from transformer_core.tasks import model_task
+from explorer.figures.tokenization import Tokenization
 from transformer_core.tracing.names import AttentionKind, attention_name, layer_prefix
-
-
-def task_family(loaded) -> str:
-    """What a model was trained to do (its task's family, transformer_core/tasks), as the lesson's text needs it:
-    'ko-en' (Korean -> English translation), 'reverse', 'copy', 'sort', or '' (unknown, untrained, or no task)."""
-    task = model_task(loaded)
-    return task.family if task is not None else ""
 
 
 @dataclass(frozen=True)
@@ -35,31 +27,16 @@ class LessonData:
     scale_embedding: bool
     positional: str  # "sinusoidal" or "learned"
     specials: frozenset[str]
-    tokenizer: object = None  # for the next-token candidates' strings and the token chips
+    vocabulary: tuple[str, ...] = ()  # every token string by id (the next-token candidates' names; () = ids)
+    source: Tokenization | None = None  # the source pieces as the tokenizer has them (the token chips)
     text: str = ""  # the sentence as typed
     sinusoidal_layout: str = "interleaved"  # "halves": Marian's sines-then-cosines table
-    task: str = ""  # task_family(): which task-specific sentences the text may say
+    task: str = ""  # its task's family ('ko-en', 'reverse', 'copy', 'sort', ''): which task sentences the text may say
     trained: bool = True  # False: paper-base's random weights (every step says so)
     final_norm: bool = False  # a LayerNorm after each stack (pre-LN models)
-    facts: ModelFacts = field(default_factory=ModelFacts)
+    facts: object = None  # transformer_core.analysis.model_facts.ModelFacts: what the weights say
     model_name: str = ""
     max_len: int = 0  # the longest input the position table covers
-
-    @classmethod
-    def from_view(cls, traced, loaded, text: str = "") -> LessonData:
-        """From a core TextTrace, the LoadedModel that produced it and the sentence."""
-        cfg = loaded.config
-        tokenizer = loaded.tokenizer
-        return cls(trace=traced.trace, src_tokens=list(traced.src_tokens), tgt_tokens=list(traced.tgt_tokens),
-                   predicted_tokens=list(traced.predicted_tokens), has_decoder=traced.has_decoder,
-                   info=LayerInfo(cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.norm_first, cfg.activation),
-                   scale_embedding=bool(cfg.scale_embedding), positional=str(cfg.positional),
-                   specials=frozenset(getattr(tokenizer, "all_special_tokens", []) or []), tokenizer=tokenizer,
-                   text=text, sinusoidal_layout=str(getattr(cfg, "sinusoidal_layout", "interleaved")),
-                   task=task_family(loaded), trained=bool(loaded.trained),
-                   final_norm=bool(cfg.final_norm), facts=model_facts(loaded.model, traced.trace),
-                   model_name=loaded.name,
-                   max_len=int(cfg.max_len))
 
     @property
     def n_src(self) -> int:

@@ -16,7 +16,7 @@ from explorer.figures.lesson.questions import q_shape_answer, strongest_key_answ
 from explorer.figures.lesson.steps import LessonStep
 from explorer.figures.lesson.view import StepView, chain_step, plain, row_bars, step_body, step_title
 from explorer.figures.steps import encoder_chain, ffn_step, shape_str
-from explorer.figures.tokenization import from_tokens, token_chips_html
+from explorer.figures.tokenization import token_chips_html
 from explorer.i18n import md_escape, t
 from transformer_core.tracing.names import (
     ENCODER_OUT,
@@ -34,8 +34,8 @@ from transformer_core.tracing.names import (
 def _tokens_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     n = token_count_answer(data)
     chips = None
-    if data.tokenizer is not None:
-        chips = token_chips_html(from_tokens(data.tokenizer, data.src_tokens), t("lesson.unk", lang),
+    if data.source is not None:
+        chips = token_chips_html(data.source, t("lesson.unk", lang),
                                  t("lesson.special", lang))
     latex = rf"\text{{text}} \;\to\; (t_0, t_1, \dots, t_{{{n - 1}}}),\qquad S = {n}"
     return StepView(
@@ -45,7 +45,7 @@ def _tokens_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
 
 def _ids_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     ids = [int(i) for i in data.trace.numpy(SRC_IDS)]
-    vocab = len(data.tokenizer) if data.tokenizer is not None else max(ids) + 1
+    vocab = len(data.vocabulary) or max(ids) + 1
     table = pd.DataFrame({t("lesson.col.pos", lang): range(len(ids)), t("lesson.col.token", lang): data.src_tokens,
                           t("lesson.col.id", lang): ids})
     shown = r",\ ".join(str(i) for i in ids[:8]) + (r",\ \dots" if len(ids) > 8 else "")

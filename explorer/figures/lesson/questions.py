@@ -19,7 +19,6 @@ from explorer.figures.lesson.data import (
     next_token_row,
 )
 from explorer.figures.steps import shape_str
-from explorer.figures.tokenization import ids_to_tokens
 from explorer.i18n import md_escape, t
 from transformer_core.tracing.names import CAUSAL_MASK, LOGITS, SRC_IDS, AttentionKind, attention_name
 
@@ -88,7 +87,7 @@ def next_token_candidates(data: LessonData, row: int, k: int = 4) -> tuple[list[
     and the one the model chose (the argmax)."""
     probs = softmax(data.trace.numpy(LOGITS)[row])
     ids, top = top_k(probs, k)
-    tokens = ids_to_tokens(data.tokenizer, ids.tolist()) if data.tokenizer is not None else [str(i) for i in ids]
+    tokens = [data.vocabulary[i] if i < len(data.vocabulary) else str(i) for i in ids.tolist()]
     return tokens, [float(p) for p in top], tokens[0]
 
 
