@@ -10,6 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
+from explorer import tokenizer_service
 from explorer.figures import attention, figures, steps, tables, tokenization
 from tests import parity_checks as checks
 from tests.conftest import TINY_WORDS, build_word_tokenizer
@@ -246,7 +247,7 @@ def word_tokenizer():
 
 
 def test_tokenize_maps_pieces_to_words_and_flags_unk_and_specials(word_tokenizer):
-    tok = tokenization.tokenize(word_tokenizer, "고양이가 강아지를 먹는다.")
+    tok = tokenizer_service.tokenize(word_tokenizer, "고양이가 강아지를 먹는다.")
     assert tok.pieces == ["고양이가", "<unk>", "먹는다", ".", "</s>"]
     assert tok.is_unk == [False, True, False, False, False]
     assert tok.is_special == [False, False, False, False, True]
@@ -261,19 +262,19 @@ def test_tokenize_maps_pieces_to_words_and_flags_unk_and_specials(word_tokenizer
 
 
 def test_tokenize_truncates_like_the_model(word_tokenizer):
-    tok = tokenization.tokenize(word_tokenizer, "the cat eats fish the cat eats fish", max_length=4)
+    tok = tokenizer_service.tokenize(word_tokenizer, "the cat eats fish the cat eats fish", max_length=4)
     assert len(tok.pieces) == 4 and tok.n_truncated == 5
 
 
 def test_compare_tokenizers_and_fingerprints(word_tokenizer):
     other = build_word_tokenizer(["the", "cat"])
-    results = tokenization.compare_tokenizers({"a": word_tokenizer, "b": other}, "the cat eats")
+    results = tokenizer_service.compare_tokenizers({"a": word_tokenizer, "b": other}, "the cat eats")
     assert results["a"].n_unk == 0 and results["b"].n_unk == 1
-    assert tokenization.tokenizer_fingerprint(word_tokenizer) == tokenization.tokenizer_fingerprint(
+    assert tokenizer_service.tokenizer_fingerprint(word_tokenizer) == tokenizer_service.tokenizer_fingerprint(
         build_word_tokenizer(TINY_WORDS))
-    assert tokenization.tokenizer_fingerprint(word_tokenizer) != tokenization.tokenizer_fingerprint(other)
-    assert tokenization.ids_to_tokens(word_tokenizer, [1, 2]) == ["<s>", "</s>"]
-    assert tokenization.from_tokens(word_tokenizer, ["<s>", "the", "zzz"]).is_unk == [False, False, True]
+    assert tokenizer_service.tokenizer_fingerprint(word_tokenizer) != tokenizer_service.tokenizer_fingerprint(other)
+    assert tokenizer_service.ids_to_tokens(word_tokenizer, [1, 2]) == ["<s>", "</s>"]
+    assert tokenizer_service.from_tokens(word_tokenizer, ["<s>", "the", "zzz"]).is_unk == [False, False, True]
 
 
 def test_token_chips_escape_user_text():
