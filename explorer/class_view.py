@@ -288,7 +288,10 @@ def follow_poll() -> None:
     RERUN_RETRY_S if a rerun never came. A heartbeat every HEARTBEAT_S keeps the phone counted."""
     follow = following()
     if not follow:
-        return
+        # This run's callbacks took the phone out of the class (its own pace): a fragment run does not redraw
+        # the page, so without this the phone kept showing the class with a poll that did nothing. The page
+        # run that follows no longer calls this poll, so it stops for good.
+        st.rerun()
     classes = live_classes()
     try:
         version = classes.version(follow["code"])
@@ -348,6 +351,19 @@ def submit_answer(qkey: str, widget: str, n_options: int, multi: bool) -> None:
     except ERRORS as error:
         follow.setdefault("sent", {})[qkey] = repr(picked)  # said once; a new pick tries again
         st.session_state[NOTICE] = error_text(error)
+
+
+def answer_status(qkey: str, options: tuple[str, ...]) -> str:
+    """On a following phone: the answer the CLASS holds for this phone (read back from the store, not the
+    pill's look), so a student sees that a changed pick has arrived, or that none has."""
+    follow = following()
+    try:
+        held = live_classes().my_answer(follow["code"], me(), qkey) if follow else None
+    except ERRORS as error:
+        return error_text(error)
+    if not held:
+        return tr("class.pick_and_wait")
+    return tr("class.answer_sent", answer=", ".join(options[i] for i in held if 0 <= i < len(options)))
 
 
 def ask(qkey: str, widget: str, n_options: int, multi: bool) -> None:

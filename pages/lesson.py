@@ -47,7 +47,12 @@ def go_to(number: int) -> None:
 
 
 def on_jump() -> None:
-    class_view.leave()
+    """The step picker. A following phone does not show it, yet its browser may still send the value it last
+    showed (with the next poll, after the page itself set the picker to the class's step): that is no pick,
+    and must not take the phone out of the class (it did: the phone went its own pace and missed End)."""
+    if class_view.following():
+        st.session_state["lesson_jump"] = current_step()
+        return
     st.session_state[STEP_STATE] = int(st.session_state.get("lesson_jump") or 1)
 
 
@@ -120,7 +125,9 @@ def join_link(number: int) -> tuple[str, str]:
 def qr_block(number: int, width: int) -> None:
     url, note = join_link(number)
     st.image(lesson.qr_png(url), width=width)
-    st.caption(tr("lesson.join_caption") + (f" {note}" if note else ""))
+    owned = class_view.teacher()
+    caption = tr("class.join_caption", code=owned[0]) if owned else tr("lesson.join_caption")
+    st.caption(caption + (f" {note}" if note else ""))
     st.code(url, language=None, wrap_lines=True)
 
 
@@ -157,7 +164,7 @@ def question_block(question: lesson.Question, sig: str, number: int, in_class: l
         if marker not in revealed:
             if in_class is not None:
                 class_view.ask(qkey, widget, len(question.options), question.multi)
-                st.caption(tr("class.answer_sent" if choice not in (None, []) else "class.pick_and_wait"))
+                st.caption(class_view.answer_status(qkey, question.options))
                 return False
             st.button(tr("lesson.reveal"), key=f"lesson_reveal_{question.id}", type="primary",
                       icon=":material/visibility:", on_click=reveal, args=(marker, qkey))
