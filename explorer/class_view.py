@@ -12,6 +12,7 @@ Session state (never in the URL):
 from __future__ import annotations
 
 import contextlib
+import html
 import time
 
 import streamlit as st
@@ -178,10 +179,23 @@ def class_distribution(qkey: str, options: tuple[str, ...], answer: frozenset[in
     total = len(answers)
     with st.container(key="class_distribution"):
         st.markdown(f"**{tr('class.distribution', n=total)}**")
-        for index, label in enumerate(options):
-            mark = " ✓" if index in answer else ""
-            share = counts[index] / total if total else 0.0
-            st.progress(share, text=f"{label}{mark} · {counts[index]}")
+        st.markdown(distribution_html(options, counts, total, answer), unsafe_allow_html=True)
+
+
+def distribution_html(options: tuple[str, ...], counts: list[int], total: int, answer: frozenset[int]) -> str:
+    """One line per option, `label ✓ · n` beside its bar: about half the height of one st.progress per option,
+    so step 1 with the class's answers still fits the projector's 1080 px."""
+    rows = []
+    for index, label in enumerate(options):
+        mark = " ✓" if index in answer else ""
+        share = 100.0 * counts[index] / total if total else 0.0
+        colour = "#2e7d32" if index in answer else "#78909c"
+        rows.append(
+            "<div style='display:flex;align-items:center;gap:0.6em;margin:0.15em 0'>"
+            f"<p style='flex:0 0 auto;min-width:5.5em;margin:0'>{html.escape(label)}{mark} · {counts[index]}</p>"
+            "<div style='flex:1 1 auto;height:0.7em;background:#eceff1;border-radius:0.35em'>"
+            f"<div style='width:{share:.1f}%;height:100%;background:{colour};border-radius:0.35em'></div></div></div>")
+    return "".join(rows)
 
 
 # ------------------------------------------------------------------------------------------------

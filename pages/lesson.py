@@ -11,6 +11,7 @@ URL: `step` (1-based), `present=1` and `class` live in the query next to the sid
 
 import contextlib
 import hashlib
+from urllib.parse import unquote
 
 import streamlit as st
 
@@ -128,7 +129,7 @@ def qr_block(number: int, width: int) -> None:
     owned = class_view.teacher()
     caption = tr("class.join_caption", code=owned[0]) if owned else tr("lesson.join_caption")
     st.caption(caption + (f" {note}" if note else ""))
-    st.code(url, language=None, wrap_lines=True)
+    st.code(unquote(url), language=None, wrap_lines=True)  # readable: the sentence, not %EA%B3%A0… (the QR: encoded)
 
 
 def reveal(marker: str, qkey: str) -> None:
@@ -172,7 +173,9 @@ def question_block(question: lesson.Question, sig: str, number: int, in_class: l
             return False
         verdict = question.is_right(choice if not question.multi or choice else None)
         answer = ", ".join(question.answer_labels)
-        if verdict is None:
+        if verdict is None and class_view.teacher():
+            pass  # the class's answers below mark the model's answer (✓): the projector keeps its 1080 px
+        elif verdict is None:
             st.info(tr("lesson.no_guess", answer=answer))
         elif verdict:
             st.success(tr("lesson.right"), icon=":material/check_circle:")
@@ -234,7 +237,7 @@ st.html(lesson.page_css(present))
 class_view.notice()
 
 top_left, top_right = st.columns([3, 2], vertical_alignment="bottom")
-if not present:
+if not present and in_class is None:  # a following phone opens at the class, not at the page's introduction
     with top_left:
         st.title(tr("lesson.page_title"))
         st.caption(tr("lesson.intro"))

@@ -137,6 +137,9 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
         assert [label for label, mark, _ in bars if mark] == [question.options[right]]  # the model's answer
         for phone, verdict in zip(phones, ["Success", "Success", "Error"], strict=True):
             sync_api.expect(phone.locator(f"[data-testid=stAlertContent{verdict}]")).to_have_count(1, timeout=90_000)
+        # the projector's step 1 with the class panel, the QR code and the class's answers: one 1080 px screen
+        height = teacher.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+        assert height <= 1080, f"the teacher's step 1 after the reveal is {height} px tall"
         if screenshots:
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             teacher.wait_for_timeout(800)
