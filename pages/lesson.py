@@ -11,6 +11,7 @@ URL: `step` (1-based), `present=1` and `class` live in the query next to the sid
 
 import contextlib
 import hashlib
+from urllib.parse import unquote
 
 import streamlit as st
 
@@ -49,7 +50,12 @@ def go_to(number: int) -> None:
 
 
 def on_jump() -> None:
-    class_view.leave()
+    """The step picker. A following phone does not show it, yet its browser may still send the value it last
+    showed (with the next poll, after the page itself set the picker to the class's step): that is no pick,
+    and must not take the phone out of the class (it did: the phone went its own pace and missed End)."""
+    if class_view.following():
+        st.session_state["lesson_jump"] = current_step()
+        return
     st.session_state[STEP_STATE] = int(st.session_state.get("lesson_jump") or 1)
 
 
@@ -117,8 +123,10 @@ def join_link(number: int) -> tuple[str, str]:
 def qr_block(number: int, width: int) -> None:
     url, note = join_link(number)
     st.image(lesson.qr_png(url), width=width)
-    st.caption(tr("lesson.join_caption") + (f" {note}" if note else ""))
-    st.code(url, language=None, wrap_lines=True)
+    owned = class_view.teacher()
+    caption = tr("class.join_caption", code=owned[0]) if owned else tr("lesson.join_caption")
+    st.caption(caption + (f" {note}" if note else ""))
+    st.code(unquote(url), language=None, wrap_lines=True)  # readable: the sentence, not %EA%B3%A0… (the QR: encoded)
 
 
 def reveal(marker: str, qkey: str) -> None:
@@ -154,7 +162,7 @@ def question_block(question: lesson.Question, sig: str, number: int, in_class: l
         if marker not in revealed:
             if in_class is not None:
                 class_view.ask(qkey, widget, len(question.options), question.multi)
-                st.caption(tr("class.answer_sent" if choice not in (None, []) else "class.pick_and_wait"))
+                st.caption(class_view.answer_status(qkey, question.options))
                 return False
             st.button(tr("lesson.reveal"), key=f"lesson_reveal_{question.id}", type="primary",
                       icon=":material/visibility:", on_click=reveal, args=(marker, qkey))
@@ -162,7 +170,9 @@ def question_block(question: lesson.Question, sig: str, number: int, in_class: l
             return False
         verdict = question.is_right(choice if not question.multi or choice else None)
         answer = ", ".join(question.answer_labels)
-        if verdict is None:
+        if verdict is None and class_view.teacher():
+            pass  # the class's answers below mark the model's answer (✓): the projector keeps its 1080 px
+        elif verdict is None:
             st.info(tr("lesson.no_guess", answer=answer))
         elif verdict:
             st.success(tr("lesson.right"), icon=":material/check_circle:")
@@ -224,7 +234,7 @@ st.html(lesson.page_css(present))
 class_view.notice()
 
 top_left, top_right = st.columns([3, 2], vertical_alignment="bottom")
-if not present:
+if not present and in_class is None:  # a following phone opens at the class, not at the page's introduction
     with top_left:
         st.title(tr("lesson.page_title"))
         st.caption(tr("lesson.intro"))
