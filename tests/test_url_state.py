@@ -98,9 +98,8 @@ def test_a_key_kept_at_its_default_is_still_written():
 
 
 ROOT = Path(__file__).resolve().parent.parent
-# explorer/state.py is the helper itself. The live class's ?class= reader (explorer/class_view.py) is edited by
-# the live-class work this round and moves onto UrlState after it.
-OWN_URL_READERS = {"explorer/state.py", "explorer/class_view.py"}
+# explorer/state.py is the helper itself.
+OWN_URL_READERS = {"explorer/state.py"}
 
 
 def query_param_uses(path: Path) -> list[int]:
