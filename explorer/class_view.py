@@ -18,7 +18,7 @@ import time
 import streamlit as st
 
 from explorer import live_class as lc
-from explorer.state import settings, tr
+from explorer.state import UrlState, settings, text, tr
 from transformer_core.store import StoreFull, StoreUnavailable, store_from_env
 
 TEACHER, FOLLOW, ME, NOTICE = "_class_teacher", "_class_follow", "_class_me", "_class_notice"
@@ -30,6 +30,7 @@ HEARTBEAT_S = 10.0  # a following phone says it is still there this often
 RERUN_RETRY_S = 3.0  # a poll's rerun that did not come (the page did not render the new version) is asked again
 TEACHER_POLL_S = 1.0  # the teacher's counts (students following, answers)
 ERRORS = (lc.ClassError, StoreUnavailable, StoreFull)
+URL = UrlState("class", text("class", max_chars=32))  # /lesson?class=CODE (as typed: join() normalises it)
 
 
 @st.cache_resource(show_spinner=False)
@@ -217,14 +218,17 @@ def join(code_text: object) -> bool:
 def join_from_url() -> None:
     """`/lesson?class=CODE`: join once per code (a rerun does not join again); drop the code from the URL
     when it cannot be joined, so the ordinary lesson goes on."""
-    raw = st.query_params.get("class")
-    if raw is None or teacher():
+    raw = URL.read()["class"]
+    if not raw:
+        URL.write({"class": ""})  # an empty ?class= names no class: it leaves the URL
+        return
+    if teacher():
         return
     if st.session_state.get(JOINED_CODE) == raw:
         return
     st.session_state[JOINED_CODE] = raw
     if not join(raw):
-        del st.query_params["class"]
+        URL.write({"class": ""})
 
 
 def on_join_typed() -> None:
@@ -286,8 +290,7 @@ def class_state_for_page() -> lc.ClassState | None:
     if state is None or state.ended:
         st.session_state.pop(FOLLOW, None)
         st.session_state[ENDED] = "class.error.ended" if state is not None else "class.error.unknown"
-        if "class" in st.query_params:
-            del st.query_params["class"]
+        URL.write({"class": ""})
         st.info(tr(st.session_state[ENDED]), icon=":material/info:")
         return None
     follow["version"] = version  # what this run shows; the poll reruns until a run has shown the newest

@@ -20,7 +20,7 @@ from explorer.figures import lesson
 from explorer.figures.figures import plot_config
 from explorer.frame import ensure_frame
 from explorer.i18n import md_escape
-from explorer.lesson_service import lesson_data
+from explorer.lesson_service import shared_qr_png, shared_step_view
 from explorer.services import current_view
 from explorer.state import UrlState, flag, integer, lang, settings, tr
 from explorer.widgets import chart
@@ -122,7 +122,7 @@ def join_link(number: int) -> tuple[str, str]:
 
 def qr_block(number: int, width: int) -> None:
     url, note = join_link(number)
-    st.image(lesson.qr_png(url), width=width)
+    st.image(shared_qr_png(url), width=width)
     owned = class_view.teacher()
     caption = tr("class.join_caption", code=owned[0]) if owned else tr("lesson.join_caption")
     st.caption(caption + (f" {note}" if note else ""))
@@ -252,10 +252,10 @@ if in_class is not None or st.session_state.get(class_view.FOLLOW):
     class_view.follower_bar(in_class.code if in_class is not None else "")
 class_qkey = None
 if view_now is not None:
-    data = lesson_data(view_now.traced, view_now.loaded, view_now.settings.text)
+    has_decoder = view_now.traced.has_decoder
     if present:  # projector: the buttons on top, always on screen (the arrow keys press them)
         with top_left:
-            nav_buttons(number, data.has_decoder)
+            nav_buttons(number, has_decoder)
     code = lang()
     sig = signature()
     if "lesson_jump" not in st.session_state or st.session_state["lesson_jump"] != number:
@@ -264,15 +264,18 @@ if view_now is not None:
     if not present and in_class is None:  # a following phone goes where the class goes (own pace: then jump)
         st.selectbox(tr("lesson.jump"), [s.number for s in STEPS],
                      format_func=titles.get, key="lesson_jump", on_change=on_jump)
-    skipped = lesson.skipped_steps(data.has_decoder, STEPS)
+    skipped = lesson.skipped_steps(has_decoder, STEPS)
 
-    if not lesson.available(step, data.has_decoder):
+    if not lesson.available(step, has_decoder):
         st.subheader(f"{tr('lesson.step_of', n=number, total=len(STEPS))} · {tr(f'lesson.{step.id}.title')}")
         st.info(tr("lesson.absent", name=view_now.loaded.name))
         if not present:
-            nav_buttons(number, data.has_decoder)
+            nav_buttons(number, has_decoder)
     else:
-        view = lesson.build_step(step, data, code, compact=present)
+        # built once per server for every session on this sentence, model, step and language (30 phones of a class
+        # on one step pay for it once); read-only here
+        view = shared_step_view(view_now.traced, view_now.loaded, view_now.settings.text, step, code,
+                                compact=present)
         heading = f"{tr('lesson.step_of', n=number, total=len(STEPS))} · {view.title}"
         # Everything slow is made before the first element of the step goes out, and the figure column is
         # written first: the new step's title never shows over the old step's figure (the projector flashed it
@@ -280,7 +283,7 @@ if view_now is not None:
         revealed = view.question is None or is_revealed(view.question, sig, number, in_class)
         fig = view.figure if not present or view.figure is None else \
             lesson.projector_figure(view.figure, lesson.projector_height_budget(view.latex))
-        corner_qr = lesson.qr_png(join_link(number)[0], scale=4) if present and number != 1 else None
+        corner_qr = shared_qr_png(join_link(number)[0], scale=4) if present and number != 1 else None
         # projector: text | figure side by side on one screen; otherwise (phones) one column: text, figure, buttons
         text_col, fig_col = st.columns([1, 1]) if present else (st.container(), st.container())
         foot = text_col if present else st.container()
@@ -314,10 +317,10 @@ if view_now is not None:
                 equation(view)
         with foot:
             if not present:
-                nav_buttons(number, data.has_decoder)
+                nav_buttons(number, has_decoder)
             st.page_link(step.page, label=tr("lesson.more", page=tr(view.page_title_key)),
                          icon=":material/open_in_new:")
-    if present and not lesson.available(step, data.has_decoder):
+    if present and not lesson.available(step, has_decoder):
         st.caption(tr("lesson.keys"))
     elif not present:
         with st.expander(tr("lesson.join"), icon=":material/qr_code_2:"):

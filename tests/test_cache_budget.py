@@ -67,6 +67,12 @@ def test_trace_cache_is_bounded_within_the_budget():
               if info.available and info.name in WANTED_MODELS}
     assert models, "no bundled model is available to measure"
     baseline = runtime_baseline_bytes()
+    from explorer import lesson_service  # the lesson's shared step views (figures): bounded in bytes too
+
+    step_views = lesson_service.STEP_VIEWS
+    assert (step_views.max_entries, step_views.max_bytes) == (lesson_service.STEP_VIEW_CACHE_ENTRIES,
+                                                              lesson_service.STEP_VIEW_CACHE_BYTES)
+    cache_bytes += step_views.max_bytes
     total = baseline + sum(models.values()) + cache_bytes
     print(f"\n[cache budget] entries {entries}, bytes {cache_bytes / 1e6:.0f} MB; models "
           + ", ".join(f"{n} {b / 1e6:.0f} MB" for n, b in models.items())

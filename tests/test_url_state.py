@@ -98,9 +98,8 @@ def test_a_key_kept_at_its_default_is_still_written():
 
 
 ROOT = Path(__file__).resolve().parent.parent
-# explorer/state.py is the helper itself. The live class's ?class= reader (explorer/class_view.py) is edited by
-# the live-class work this round and moves onto UrlState after it.
-OWN_URL_READERS = {"explorer/state.py", "explorer/class_view.py"}
+# explorer/state.py is the helper itself.
+OWN_URL_READERS = {"explorer/state.py"}
 
 
 def query_param_uses(path: Path) -> list[int]:
@@ -121,3 +120,27 @@ def test_every_page_reads_and_writes_its_url_through_the_declarative_helper():
     offenders = [f"{path.relative_to(ROOT)}:{line}" for path in modules
                  if str(path.relative_to(ROOT)) not in OWN_URL_READERS for line in query_param_uses(path)]
     assert offenders == [], "declare the keys as an explorer.state.UrlState instead:\n" + "\n".join(offenders)
+
+
+@pytest.mark.parametrize(("code", "message"), [("ZZZZZ2", True), ("", False), ("<b>no</b>", True)])
+def test_a_class_code_in_the_url_that_cannot_be_joined_leaves_the_url_and_the_lesson_goes_on(code: str,
+                                                                                           message: bool):
+    """/lesson?class=... is read through explorer.class_view.URL: an unknown or malformed code says so (Korean UI)
+    and leaves the URL; an empty one leaves it silently; the ordinary lesson shows either way."""
+    import transformer_core as core
+
+    if "ko-en-toy" not in {info.name for info in core.list_models() if info.available}:
+        pytest.skip("ko-en-toy is not available here")
+    at = streamlit_testing.AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update({"model": "ko-en-toy", "text": "고양이가 공원에서 생선을 먹었다.", "lang": "한국어"})
+    at.run()
+    at.switch_page("pages/lesson.py")
+    at.query_params["class"] = code
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "class" not in at.query_params
+    notices = [w.value for w in at.warning]
+    from explorer.i18n import t
+
+    assert (t("class.error.unknown", "ko") in notices) is message, notices
+    assert any(h.value.startswith("1단계") for h in at.subheader)  # the ordinary lesson, step 1
