@@ -29,24 +29,31 @@ POLL_S = 1.0  # a phone reads the class's version this often (one small read); p
 HEARTBEAT_S = 10.0  # a following phone says it is still there this often
 RERUN_RETRY_S = 3.0  # a poll's rerun that did not come (the page did not render the new version) is asked again
 TEACHER_POLL_S = 1.0  # the teacher's counts (students following, answers)
-STALLED_POLL_S = 5.0  # a following page whose poll has not run this long asks for a page run itself (below)
+STALLED_POLL_S = 10.0  # a following page whose poll has not run this long asks for a page run itself (below)
 # The poll is a fragment that Streamlit's page re-runs on a timer. In benchmarks/live_class.py (12 phones, 20 step
 # changes) one phone in one of three runs kept the old step for good while the others followed: its poll had
 # stopped running. This script, on a following phone only, watches the beat the poll writes each run; when it
-# has not changed for STALLED_POLL_S it presses the hidden resync button (a page run, which starts the poll
-# again) and counts it in window.__classResyncs.
+# has not changed for STALLED_POLL_S, and no page run is under way (Streamlit's running icon, or elements still
+# marked stale), it presses the hidden resync button (a page run, which starts the poll again) and counts it in
+# window.__classResyncs. Each press without a beat after it doubles the wait (up to 80 s): on an overloaded
+# machine a press would cancel the page run in progress, and pressing every few seconds kept every run from
+# finishing (30 phones on one 2-core machine with the browsers: 807 presses at 5 s without the checks).
 WATCHDOG_JS = """<span class="class-watchdog" hidden></span><script>
 (() => {
   if (window.__classWatchdog) return;
   window.__classWatchdog = true; window.__classResyncs = window.__classResyncs || 0;
-  let last = null, since = Date.now();
+  let last = null, since = Date.now(), wait = STALLED_MS;
   setInterval(() => {
     const beat = document.querySelector('.class-poll-beat');
     const button = document.querySelector('.st-key-class_resync button');
-    if (!beat || !button) { last = null; since = Date.now(); return; }
+    if (!beat || !button) { last = null; since = Date.now(); wait = STALLED_MS; return; }
     const now = beat.getAttribute('data-beat');
-    if (now !== last) { last = now; since = Date.now(); return; }
-    if (Date.now() - since > STALLED_MS) { window.__classResyncs += 1; since = Date.now(); button.click(); }
+    if (now !== last) { last = now; since = Date.now(); wait = STALLED_MS; return; }
+    const running = document.querySelector('[data-testid=stStatusWidgetRunningIcon], [data-stale=true]');
+    if (running) { since = Date.now(); return; }
+    if (Date.now() - since > wait) {
+      window.__classResyncs += 1; since = Date.now(); wait = Math.min(wait * 2, 8 * STALLED_MS); button.click();
+    }
   }, 500);
 })();
 </script>""".replace("STALLED_MS", str(int(STALLED_POLL_S * 1000)))
