@@ -25,7 +25,9 @@ import json
 import re
 import statistics
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import transformer_core as core
 from explorer import lesson_service
@@ -55,8 +57,18 @@ SEEN_SCRIPT = """(() => {
     const a = panel && /응답 (\\d+)개/.exec(panel.innerText);
     if (a && !(a[1] in window.__answersSeen)) window.__answersSeen[a[1]] = Date.now();
   };
-  new MutationObserver(check).observe(document, {subtree: true, childList: true, characterData: true});
+  // data-stale too: a title written while its block is still marked stale counts when the mark goes, which
+  // changes an attribute only; and every 100 ms, in case nothing on the page changes after that
+  new MutationObserver(check).observe(document, {subtree: true, childList: true, characterData: true,
+                                                 attributes: true, attributeFilter: ['data-stale']});
+  setInterval(check, 100);
 })();"""
+# On a timeout: what the page showed, for finding why (a screenshot and the page's text).
+PAGE_STATE_SCRIPT = """() => ({url: location.href, stepSeen: window.__stepSeen, answersSeen: window.__answersSeen,
+  focused: document.activeElement && document.activeElement.outerHTML.slice(0, 300),
+  titles: [...document.querySelectorAll('[data-testid=stMain] h3')].map(
+    h => [h.innerText, !!h.closest('[data-stale=true]')]),
+  stale: document.querySelectorAll('[data-stale=true]').length})"""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -85,14 +97,26 @@ def wait_until(check, timeout: float, what: str, interval: float = 0.1):
     raise TimeoutError(f"{what} within {timeout:.0f} s")
 
 
+def save_page_state(page, directory: Path, name: str) -> None:
+    """A screenshot and what the page held, when it did not show what the benchmark waited for."""
+    directory.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(Exception):
+        page.screenshot(path=str(directory / f"{name}.png"))
+    with contextlib.suppress(Exception):
+        state = page.evaluate(PAGE_STATE_SCRIPT)
+        (directory / f"{name}.txt").write_text(json.dumps(state, ensure_ascii=False, indent=1) + "\n\n"
+                                               + page.inner_text("body"), encoding="utf-8")
+
+
 def first_question() -> lesson.Question:
     loaded = core.load(MODEL)
     data = lesson_service.lesson_data(core.trace_text(loaded, TEXT), loaded, TEXT)
     return lesson.build_step(lesson.lesson_steps()[0], data, "ko").question
 
 
-def run_class(browser, teacher_base: str, phone_base: str, phones: int, steps: int) -> dict:
-    """One class: join, answer the first question, then `steps` step changes. Returns the latencies (s)."""
+def run_class(browser, teacher_base: str, phone_base: str, phones: int, steps: int, evidence: Path) -> dict:
+    """One class: join, answer the first question, then `steps` step changes. Returns the latencies (s).
+    On a timeout the teacher's page and the late page are saved under `evidence` (screenshot and text)."""
     question = first_question()
     contexts = []
     try:
@@ -131,22 +155,32 @@ def run_class(browser, teacher_base: str, phone_base: str, phones: int, steps: i
             pressed = time.time()
             teacher.keyboard.press("ArrowRight")
             key = str(number)
-            seen_teacher = wait_until(lambda k=key: teacher.evaluate(f"() => window.__stepSeen['{k}']"), 120,
-                                      f"the teacher did not show step {number}")
+            try:
+                seen_teacher = wait_until(lambda k=key: teacher.evaluate(f"() => window.__stepSeen['{k}']"), 120,
+                                          f"the teacher did not show step {number}")
+            except TimeoutError:
+                save_page_state(teacher, evidence, f"teacher-step{number}")
+                raise
             teacher_step.append(seen_teacher / 1000 - pressed)
-            for phone in pages:
-                seen = wait_until(lambda p=phone, k=key: p.evaluate(f"() => window.__stepSeen['{k}']"), 120,
-                                  f"a phone did not follow to step {number}")
+            for i, phone in enumerate(pages, start=1):
+                try:
+                    seen = wait_until(lambda p=phone, k=key: p.evaluate(f"() => window.__stepSeen['{k}']"), 120,
+                                      f"phone {i} did not follow to step {number}")
+                except TimeoutError:
+                    save_page_state(phone, evidence, f"phone{i}-step{number}")
+                    save_page_state(teacher, evidence, f"teacher-step{number}")
+                    raise
                 follow.append(seen / 1000 - pressed)
             time.sleep(1.0)  # the class reads the step before the next one
-        return {"follow": follow, "teacher_step": teacher_step, "answer_count": answer_latency}
+        resyncs = sum(phone.evaluate("() => window.__classResyncs || 0") for phone in pages)
+        return {"follow": follow, "teacher_step": teacher_step, "answer_count": answer_latency, "resyncs": resyncs}
     finally:
         for context in contexts:
             with contextlib.suppress(Exception):
                 context.close()
 
 
-def measure(backend: str, phones: int, steps: int) -> dict:
+def measure(backend: str, phones: int, steps: int, evidence: Path) -> dict:
     from playwright.sync_api import sync_playwright
 
     with contextlib.ExitStack() as stack:
@@ -155,19 +189,24 @@ def measure(backend: str, phones: int, steps: int) -> dict:
 
             url, _process = stack.enter_context(running_redis())
             env = {"TRANSFORMER_EXPLORER_REDIS_URL": url}
-            servers = [stack.enter_context(streamlit_server(env=env)), stack.enter_context(streamlit_server(env=env))]
+            servers = [stack.enter_context(streamlit_server(env=env, keep_log=True)),
+                       stack.enter_context(streamlit_server(env=env, keep_log=True))]
         else:
-            servers = [stack.enter_context(streamlit_server(env={"TRANSFORMER_EXPLORER_REDIS_URL": ""}))]
+            servers = [stack.enter_context(streamlit_server(env={"TRANSFORMER_EXPLORER_REDIS_URL": ""}, keep_log=True))]
         playwright = stack.enter_context(sync_playwright())
         browser = launch(playwright)
         stack.callback(browser.close)
         cpu_before = [cpu_seconds(s.pid) for s in servers]
         started = time.monotonic()
-        result = run_class(browser, servers[0], servers[-1], phones, steps)
+        try:
+            result = run_class(browser, servers[0], servers[-1], phones, steps, evidence)
+        except TimeoutError as error:
+            raise TimeoutError(f"{error} ({backend}); the pages as they were: {evidence}") from error
         wall = time.monotonic() - started
         result["cpu_s"] = [cpu_seconds(s.pid) - before for s, before in zip(servers, cpu_before, strict=True)]
         result["wall_s"] = wall
         result["peak_rss_mb"] = [peak_rss_bytes(s.pid) / 2**20 for s in servers]
+        result["logs"] = [s.log for s in servers]
     return result
 
 
@@ -182,8 +221,11 @@ def report(backend: str, phones: int, steps: int, result: dict) -> None:
     print(line("teacher's own step", result["teacher_step"]))
     print(line("answer count (tap -> panel)", result["answer_count"]))
     for i, (cpu, rss) in enumerate(zip(result["cpu_s"], result["peak_rss_mb"], strict=True)):
+        log = Path(result["logs"][i])
         print(f"  server {i + 1}: CPU {cpu:6.1f} s over {result['wall_s']:.0f} s "
-              f"({100 * cpu / result['wall_s']:.0f} % of one core), peak memory {rss:.0f} MB")
+              f"({100 * cpu / result['wall_s']:.0f} % of one core), peak memory {rss:.0f} MB; "
+              f"its output {log.stat().st_size / 1024:.0f} KiB ({log})")
+    print(f"  stalled polls the phones' watchdog restarted: {result['resyncs']}")
     ratio = statistics.median(result["follow"]) / statistics.median(result["teacher_step"])
     print(f"  follow p95 <= 2 s: {'yes' if percentile(result['follow'], 0.95) <= 2.0 else 'NO'}; "
           f"follow p50 / teacher's step p50 = {ratio:.2f}")
@@ -195,6 +237,8 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=20, help="step changes (at most 21: the lesson has 22 steps)")
     parser.add_argument("--backend", choices=["both", "memory", "redis"], default="both")
     parser.add_argument("--json", action="store_true", help="print the raw latencies as JSON too")
+    parser.add_argument("--evidence", default=str(Path(tempfile.gettempdir()) / "live_class_evidence"),
+                        help="where a timed-out run saves the pages' screenshots and text")
     args = parser.parse_args()
     if not chromium_available():
         print("/usr/bin/chromium is missing (apt-get install -y chromium fonts-noto-cjk)", file=sys.stderr)
@@ -204,7 +248,7 @@ def main() -> int:
     results = {}
     print(f"{time.strftime('%Y-%m-%d %H:%M %Z')}: {args.phones} phones, {steps} step changes")
     for backend in backends:
-        results[backend] = measure(backend, args.phones, steps)
+        results[backend] = measure(backend, args.phones, steps, Path(args.evidence) / backend)
         report(backend, args.phones, steps, results[backend])
     if args.json:
         print(json.dumps(results))

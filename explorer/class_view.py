@@ -29,6 +29,27 @@ POLL_S = 1.0  # a phone reads the class's version this often (one small read); p
 HEARTBEAT_S = 10.0  # a following phone says it is still there this often
 RERUN_RETRY_S = 3.0  # a poll's rerun that did not come (the page did not render the new version) is asked again
 TEACHER_POLL_S = 1.0  # the teacher's counts (students following, answers)
+STALLED_POLL_S = 5.0  # a following page whose poll has not run this long asks for a page run itself (below)
+# The poll is a fragment that Streamlit's page re-runs on a timer. In benchmarks/live_class.py (12 phones, 20 step
+# changes) one phone in one of three runs kept the old step for good while the others followed: its poll had
+# stopped running. This script, on a following phone only, watches the beat the poll writes each run; when it
+# has not changed for STALLED_POLL_S it presses the hidden resync button (a page run, which starts the poll
+# again) and counts it in window.__classResyncs.
+WATCHDOG_JS = """<span class="class-watchdog" hidden></span><script>
+(() => {
+  if (window.__classWatchdog) return;
+  window.__classWatchdog = true; window.__classResyncs = window.__classResyncs || 0;
+  let last = null, since = Date.now();
+  setInterval(() => {
+    const beat = document.querySelector('.class-poll-beat');
+    const button = document.querySelector('.st-key-class_resync button');
+    if (!beat || !button) { last = null; since = Date.now(); return; }
+    const now = beat.getAttribute('data-beat');
+    if (now !== last) { last = now; since = Date.now(); return; }
+    if (Date.now() - since > STALLED_MS) { window.__classResyncs += 1; since = Date.now(); button.click(); }
+  }, 500);
+})();
+</script>""".replace("STALLED_MS", str(int(STALLED_POLL_S * 1000)))
 ERRORS = (lc.ClassError, StoreUnavailable, StoreFull)
 URL = UrlState("class", text("class", max_chars=32))  # /lesson?class=CODE (as typed: join() normalises it)
 
@@ -318,6 +339,8 @@ def follow_poll() -> None:
             follow["beat"] = now
     except ERRORS:
         return  # a passing Redis hiccup: try again next second
+    finally:
+        st.html(f"<span class='class-poll-beat' data-beat='{time.monotonic():.3f}' hidden></span>")  # watchdog
     if lc.poll_should_rerun(version, follow.get("version"), follow.get("asked"), now, RERUN_RETRY_S):
         follow["asked"] = (version, now)
         apply_class_state_now()
@@ -335,6 +358,9 @@ def follower_bar(code: str) -> None:
             left.markdown(tr("class.follow_status", code=code))
             right.button(tr("class.own_pace"), key="class_leave", on_click=leave, width="stretch")
             follow_poll()
+            # hidden (page CSS): pressed by WATCHDOG_JS when the poll has stopped; the press is the page run
+            st.button(tr("class.resync"), key="class_resync", on_click=apply_class_state_now)
+            st.html(WATCHDOG_JS, unsafe_allow_javascript=True)
         elif follow:
             left, right = st.columns([3, 2], vertical_alignment="center")
             left.markdown(tr("class.own_pace_status", code=follow["code"]))

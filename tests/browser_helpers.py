@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -69,13 +70,15 @@ def free_port() -> int:
 
 class Server(str):
     """The base URL of a running server (a plain `str`, so callers use it as the URL), plus
-    `.url` and `.pid` (the `streamlit run` process, for memory measurements)."""
+    `.url`, `.pid` (the `streamlit run` process, for memory measurements) and `.log` (the file its output goes to)."""
 
     pid: int
+    log: str
 
-    def __new__(cls, url: str, pid: int) -> Server:
+    def __new__(cls, url: str, pid: int, log: str = "") -> Server:
         server = super().__new__(cls, url)
         server.pid = pid
+        server.log = log
         return server
 
     @property
@@ -128,21 +131,26 @@ def cpu_seconds(pid: int) -> float:
 
 @contextlib.contextmanager
 def streamlit_server(port: int | None = None, env: dict[str, str] | None = None,
-                     timeout: float = 60.0) -> Iterator[Server]:
-    """`streamlit run app.py` on a free port; yields the base URL (a `Server`: a str with `.url` and
-    `.pid`); stops the process (and only it) after."""
+                     timeout: float = 60.0, keep_log: bool = False) -> Iterator[Server]:
+    """`streamlit run app.py` on a free port; yields the base URL (a `Server`: a str with `.url`, `.pid` and
+    `.log`); stops the process (and only it) after, and removes its log file unless `keep_log`."""
     port = port or free_port()
     environment = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **(env or {})}
     command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
                "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
-    process = subprocess.Popen(command, cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    # The server's output goes to a file, never to a pipe nobody reads: Streamlit logs a line per dropped
+    # fragment tick and more, and once a pipe's 64 KiB filled up, the thread that logged next blocked for good
+    # (a following phone, or the teacher, stopped mid-class with the machine idle).
+    log = tempfile.NamedTemporaryFile(prefix="streamlit-", suffix=".log", delete=False)  # noqa: SIM115
+    process = subprocess.Popen(command, cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT,
                                start_new_session=True)
+    log.close()
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout
         while True:
             if process.poll() is not None:
-                output = process.stdout.read().decode("utf-8", "replace") if process.stdout else ""
+                output = Path(log.name).read_text(encoding="utf-8", errors="replace")
                 raise RuntimeError(f"streamlit exited with {process.returncode}:\n{output[-3000:]}")
             try:
                 with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as response:
@@ -153,7 +161,7 @@ def streamlit_server(port: int | None = None, env: dict[str, str] | None = None,
             if time.monotonic() > deadline:
                 raise RuntimeError(f"streamlit did not answer on {base} within {timeout:.0f} s")
             time.sleep(0.25)
-        yield Server(base, process.pid)
+        yield Server(base, process.pid, log.name)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)  # the group we started (start_new_session), nothing else
@@ -163,8 +171,8 @@ def streamlit_server(port: int | None = None, env: dict[str, str] | None = None,
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=10)
-        if process.stdout:
-            process.stdout.close()
+        if not keep_log:
+            Path(log.name).unlink(missing_ok=True)
 
 
 def launch(playwright):

@@ -116,6 +116,9 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
             wait_text(phone, ".st-key-class_follower_bar", code, timeout=90_000)
             shows_step(phone, 1)
             no_exception(phone)
+            # the poll's watchdog runs on a following phone (st.html's script ran), and takes no room
+            phone.wait_for_function("() => window.__classWatchdog === true", timeout=30_000)
+            assert phone.locator(".st-key-class_resync").is_hidden()
         wait_text(teacher, ".st-key-class_teacher_panel", rf"따라오는 학생 {PHONES}명")
 
         # the class answers the first question; one answer per phone, changeable

@@ -64,7 +64,7 @@ def test_ko_en_toy_is_the_papers_architecture(ko_en_toy):
     assert (config.norm_first, config.positional, config.activation, config.share_embeddings) == (
         False, "sinusoidal", "relu", True)
     assert ko_en_toy.trained and ko_en_toy.kind == "encoder-decoder"
-    assert (ko_en_toy.directory / "model.safetensors").stat().st_size <= 20_000_000
+    assert (ko_en_toy.directory / "model.safetensors").stat().st_size <= 50_000_000  # issue 27: weights <= 50 MB
 
 
 @pytest.mark.parametrize(("korean", "english"), list(KO_EN.items()))

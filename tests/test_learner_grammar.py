@@ -215,3 +215,51 @@ def test_the_model_card_of_a_learner_model_counts_its_own_lexicon_and_vocabulary
     added = len(ko_en_vocabulary(grammar="learner")) - len(ko_en_vocabulary(grammar="everyday"))
     assert 'Learner grammar (config.json "grammar": "learner")' in notes and f"({added} tokens)" in notes
     assert "so the everyday model continued from the full grammar's weights" in notes
+
+
+# --- homonyms: one Korean sentence, one English translation ---------------------------------------------------
+
+def _homonym_stems(grammar: LearnerGrammar) -> dict[str, list[Verb]]:
+    senses: dict[str, list[Verb]] = {}
+    for verb in grammar.lexicon.transitive:
+        senses.setdefault(verb.stem, []).append(verb)
+    return {stem: verbs for stem, verbs in senses.items() if len({v.en_base for v in verbs}) > 1}
+
+
+def test_the_learner_lexicon_has_verbs_with_two_english_senses():
+    """The premise of the two tests below (먹다: eat food, take medicine; 쓰다: write, wear; 부르다: call, sing)."""
+    stems = _homonym_stems(LearnerGrammar(0))
+    assert {"먹", "쓰", "부르", "보", "하"} <= set(stems)
+    assert {v.en_base for v in stems["먹"]} == {"eat", "take"}
+
+
+def test_a_what_question_reads_a_homonym_verb_in_one_sense():
+    """뭐 먹었어? has no object to tell eat from take: the grammar must ask it in one sense only, or the model
+    learns to pick either (it said 'What did Minsu take yesterday?')."""
+    grammar = LearnerGrammar(5)
+    verbs_of: dict[str, set[str]] = {}
+    for _ in range(6000):
+        pair = grammar._verb_sentence("transitive", "past", False, True, "polite", "what")
+        predicate = len(pair.source_words) - 2  # the verb word before "?": 먹었어요, 했어요
+        english = " ".join(word for word, links in zip(pair.target, pair.word_alignment, strict=True)
+                           if predicate in links and word != "did")  # What DID Minsu EAT ...: the verb
+        verbs_of.setdefault(pair.source_words[predicate], set()).add(english)
+    ambiguous = {word: verbs for word, verbs in verbs_of.items() if len(verbs) > 1}
+    assert not ambiguous, ambiguous
+    assert verbs_of.get("먹었어요") == {"eat"} and verbs_of.get("했어요") == {"do"}
+    assert verbs_of.get("불렀어요") == {"sing"}
+
+
+def test_an_object_noun_takes_one_sense_of_a_homonym_verb():
+    """시험을 봤다 is 'took an exam', never 'saw an exam': the objects of a stem's senses do not overlap."""
+    grammar = LearnerGrammar(0)
+    for stem, senses in _homonym_stems(grammar).items():
+        seen: dict[str, str] = {}
+        for sense in senses:
+            for noun in grammar._object_nouns(sense):
+                assert seen.setdefault(noun.ko, sense.en_base) == sense.en_base, (stem, noun.ko)
+    see = next(v for v in grammar.lexicon.transitive if (v.stem, v.en_base) == ("보", "see"))
+    take = next(v for v in grammar.lexicon.transitive if (v.stem, v.en_base) == ("보", "take"))
+    assert "시험" in {n.ko for n in grammar._object_nouns(take)}
+    seen_objects = {n.ko for n in grammar._object_nouns(see)}
+    assert "시험" not in seen_objects and "영화" in seen_objects

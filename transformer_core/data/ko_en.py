@@ -499,6 +499,15 @@ class KoEnGrammar:
             self._tag_cache[tags] = [n for n in self.lexicon.common_nouns + places if n.tags & tags]
         return self._tag_cache[tags]
 
+    def _what_question_verbs(self, verbs: list[Verb]) -> list[Verb]:
+        """The verbs a 뭐 (what) question may ask with: all of them here (LearnerGrammar keeps one sense of a
+        stem with two English meanings)."""
+        return verbs
+
+    def _object_nouns(self, verb: Verb) -> list[Noun]:
+        """The nouns that may be `verb`'s object."""
+        return self._nouns_with(verb.objects)
+
     def _adjective_for(self, noun: Noun, probability: float, predicative: bool = False) -> Adjective | None:
         if self.rng.random() >= probability:
             return None
@@ -551,6 +560,8 @@ class KoEnGrammar:
                        wh: str | None = None) -> SentencePair:
         lexicon = self.lexicon
         verbs = {"transitive": lexicon.transitive, "intransitive": lexicon.intransitive, "motion": lexicon.motion}[kind]
+        if wh == "what":
+            verbs = self._what_question_verbs(verbs)
         if wh == "who_object":
             verbs = [v for v in verbs if "person" in v.objects]
         if wh == "who_subject" or wh == "who_object":

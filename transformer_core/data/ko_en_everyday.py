@@ -802,6 +802,44 @@ class LearnerGrammar(EverydayGrammar):
     on it."""
 
     GRAMMAR: ClassVar[str] = LEARNER_GRAMMAR
+    # A stem with two English senses (먹다: eat food, take medicine) is told apart by its object. A 뭐 question
+    # has none, so it asks in one sense: 뭐 했어? what one did, 뭐 불렀어? what one sang; any other such stem
+    # in its first-listed sense (뭐 먹었어? what one ate). Without this the model learned to pick either.
+    WHAT_QUESTION_SENSES: ClassVar[dict[str, str]] = {"하": "do", "부르": "sing"}
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        senses: dict[str, list[Verb]] = {}
+        for verb in self.lexicon.transitive:
+            senses.setdefault(verb.stem, []).append(verb)
+        self._senses = {stem: verbs for stem, verbs in senses.items() if len({v.en_base for v in verbs}) > 1}
+        self._object_cache: dict[frozenset[str], list[Noun]] = {}
+
+    def _what_question_verbs(self, verbs: list[Verb]) -> list[Verb]:
+        def asked(verb: Verb) -> bool:
+            senses = self._senses.get(verb.stem)
+            if not senses:
+                return True
+            return verb.en_base == self.WHAT_QUESTION_SENSES.get(verb.stem, senses[0].en_base)
+
+        return [verb for verb in verbs if asked(verb)]
+
+    def _nouns_with(self, tags: frozenset[str]) -> list[Noun]:
+        """As the base grammar's, except that a noun fitting two senses of one stem is the object of the narrower
+        sense only (시험을 보다: take an exam, not see an exam)."""
+        if tags not in self._object_cache:
+            nouns = super()._nouns_with(tags)
+            taken = {noun.ko for stem_senses in self._senses.values() for sense in stem_senses
+                     if sense.objects == tags for noun in self._narrower_senses_nouns(sense, stem_senses)}
+            self._object_cache[tags] = [noun for noun in nouns if noun.ko not in taken]
+        return self._object_cache[tags]
+
+    def _narrower_senses_nouns(self, sense: Verb, senses: list[Verb]) -> list[Noun]:
+        """The nouns of the senses of `sense`'s stem that fit fewer nouns than `sense` does."""
+        fits = super()._nouns_with  # (zero-argument super() does not work inside the comprehension)
+        count = len(fits(sense.objects))
+        return [noun for other in senses if other is not sense and len(fits(other.objects)) < count
+                for noun in fits(other.objects)]
 
 
 def wordpiece_split(word: str, vocabulary: frozenset[str]) -> list[str] | None:

@@ -91,7 +91,11 @@ def projector_figure(fig: go.Figure, max_height: int = PROJECTOR_MAX_HEIGHT) -> 
 
 BASE_CSS = """<style>
 [data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 2px; }
-</style>"""  # a long equation scrolls inside its box on a phone instead of being cut off
+.st-key-class_resync, [data-testid="stElementContainer"]:has(.class-watchdog),
+[data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"]
+  > [data-testid="stElementContainer"] .class-poll-beat) { display: none !important; }
+</style>"""  # a long equation scrolls inside its box on a phone instead of being cut off; the live class's
+# poll watchdog (explorer/class_view.py) takes no room: the poll fragment's own block (the beat in it) included
 
 
 def page_css(present: bool) -> str:
