@@ -184,17 +184,26 @@ def test_the_environment_picks_the_grammar_of_one_training_run():
     code = ("import json; from transformer_core.training.recipes import tokenizer_for;"
             "from transformer_core.training.model_card import grammar_field, data_notes;"
             "from transformer_core.tasks import task_named;"
+            "from transformer_core.training.cli import command_line;"
             "pair = task_named('ko-en').held_out_pairs(1, seed=5)[0];"
             "print(json.dumps([len(tokenizer_for('ko-en')), grammar_field('ko-en'), pair.source_text,"
-            " 'config.json \"grammar\": \"learner2\"' in data_notes('ko-en')]))")
+            " 'config.json \"grammar\": \"learner2\"' in data_notes('ko-en'),"
+            " command_line('ko-en', ['--task', 'ko-en', '--out', 'o']),"
+            " command_line('reverse', ['--task', 'reverse'])]))")
     grown = _run(code, "learner2")
     assert grown.returncode == 0, grown.stderr
-    size, field, sentence, card = json.loads(grown.stdout)
+    size, field, sentence, card, command, other = json.loads(grown.stdout)
     assert size == len(ko_en_vocabulary(grammar="learner2")) + 4 and field == {"grammar": "learner2"} and card
     assert sentence in {p.source_text for p in Learner2Grammar(5).samples(2000)}
+    # the card's command line reproduces the run: the variable in front (ko-en only)
+    assert command == ("TRANSFORMER_EXPLORER_TRAINING_GRAMMAR=learner2 "
+                       "python -m transformer_core train --task ko-en --out o")
+    assert other == "python -m transformer_core train --task reverse"
     default = _run(code, None)
     assert default.returncode == 0, default.stderr
-    assert json.loads(default.stdout)[:2] == [LEARNER_VOCABULARY_SIZE + 4, {"grammar": "learner"}]
+    size, field, _, _, command, _ = json.loads(default.stdout)
+    assert [size, field] == [LEARNER_VOCABULARY_SIZE + 4, {"grammar": "learner"}]
+    assert command == "python -m transformer_core train --task ko-en --out o"
     wrong = _run(code, "learner3")
     assert wrong.returncode != 0
     assert "TRANSFORMER_EXPLORER_TRAINING_GRAMMAR='learner3' names no grammar" in wrong.stderr
