@@ -13,6 +13,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before anything imports transfor
 # a test that wants its own folder sets the variable itself (monkeypatch), which wins.
 os.environ.pop("TRANSFORMER_EXPLORER_MODELS", None)
 os.environ["TRANSFORMER_EXPLORER_LAB_MODELS"] = os.path.join(tempfile.mkdtemp(prefix="te-tests-"), "lab_models")
+# Nor a training grammar chosen for one run (a shell that just trained on learner2): the suite tests the default.
+os.environ.pop("TRANSFORMER_EXPLORER_TRAINING_GRAMMAR", None)
 
 from pathlib import Path
 

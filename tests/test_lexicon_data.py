@@ -88,10 +88,11 @@ def test_an_additions_file_that_repeats_an_entry_is_refused(tmp_path, monkeypatc
         lexicon.load_additions.cache_clear()
 
 
-def test_the_shipped_additions_repeat_nothing():
-    from transformer_core.data.ko_en_forms import learner_lexicon
+@pytest.mark.parametrize("grammar", ["learner", "learner2"])
+def test_the_shipped_additions_repeat_nothing(grammar):
+    from transformer_core.data.ko_en_forms import grammar_lexicon
 
-    learner = learner_lexicon()
+    learner = grammar_lexicon(grammar)
     nouns = [(n.ko, n.en) for n in learner.common_nouns + learner.places + learner.names]
     assert len(nouns) == len(set(nouns))
     verbs = [(v.stem, v.en_base, v.kind) for v in learner.verbs]
@@ -104,4 +105,22 @@ def test_the_lexicon_is_read_by_one_loader_and_written_in_no_python_module():
     assert readers == []
     assert not (core / "data" / "everyday_lexicon.py").exists()
     assert sorted(p.name for p in (core / "data").glob("lexicon_*.json")) == [
-        "lexicon_core.json", "lexicon_everyday.json", "lexicon_full.json", "lexicon_learner.json"]
+        "lexicon_core.json", "lexicon_everyday.json", "lexicon_full.json", "lexicon_learner.json",
+        "lexicon_learner2.json"]
+
+
+@pytest.mark.parametrize(("additions", "before"), [("learner", ("everyday",)), ("learner2", ("everyday", "learner"))])
+def test_every_entry_of_an_additions_file_conjugates_by_the_rules_of_its_class(additions, before):
+    """The learner files' verbs and adjectives (each read through the one loader, on top of the files before it)
+    were written as hangul.py conjugates their stem and irregular class."""
+    grown, base = lexicon.load_additions("full", *before, additions), lexicon.load_additions("full", *before)
+    verbs = [v for v in grown.verbs if v not in base.verbs]
+    adjectives = [a for a in grown.adjectives if a not in base.adjectives]
+    assert len(verbs) > 190 and len(adjectives) > 90
+    for verb in verbs:
+        assert hangul.past_stem(verb.stem, verb.irregular) == verb.past_stem, verb
+        if verb.irregular in ("ㅂ", "ㄷ", "ㅎ", "ㅅ"):
+            assert hangul.future_form(verb.stem, verb.irregular) == verb.future_stem, verb
+    for adjective in adjectives:
+        assert hangul.past_stem(adjective.stem, adjective.irregular) == adjective.past_stem, adjective
+        assert hangul.attributive_form(adjective.stem, adjective.irregular) == adjective.attributive, adjective

@@ -38,6 +38,7 @@ from transformer_core.data.ko_en_forms import (
     AGES,
     ELDERS,
     GRAMMAR_NAME,
+    LEARNER2_GRAMMAR,
     LEARNER_GRAMMAR,
     NATIVE_ONE,
     POSITIONS,
@@ -842,6 +843,14 @@ class LearnerGrammar(EverydayGrammar):
                 for noun in fits(other.objects)]
 
 
+class Learner2Grammar(LearnerGrammar):
+    """Grammar "learner2": the learner grammar over the learner lexicon's second round too (the additions file
+    "learner2" that lexicon.py reads: 1,000 more entries). The same constructions, weights and homonym rules;
+    its own random stream, so grammar "learner" (the bundled models' grammar) stays as it was."""
+
+    GRAMMAR: ClassVar[str] = LEARNER2_GRAMMAR
+
+
 def wordpiece_split(word: str, vocabulary: frozenset[str]) -> list[str] | None:
     """The pieces WordPiece cuts `word` into (longest match first, '##' after the first), without the '##';
     None when some part matches nothing (the tokenizer's <unk>)."""
@@ -879,18 +888,20 @@ def generate_everyday_pairs(n: int, seed: int = 0) -> list[SentencePair]:
 def ko_en_grammar(seed: int = 0, name: str = "full") -> KoEnGrammar:
     """The grammar `name`: "core" (the lab's compact core), "full" (the grammar models trained before the
     everyday grammar were trained on; also "" for config.json files without a "grammar" field), "everyday"
-    (full + the learner constructions) or "learner" (the everyday constructions over the learner lexicon too).
-    Each keeps its own random stream."""
+    (full + the learner constructions), "learner" (the everyday constructions over the learner lexicon too) or
+    "learner2" (and the learner lexicon's second round). Each keeps its own random stream."""
     name = name or "full"
     if name == "everyday":
         return EverydayGrammar(seed)
     if name == LEARNER_GRAMMAR:
         return LearnerGrammar(seed)
+    if name == LEARNER2_GRAMMAR:
+        return Learner2Grammar(seed)
     if name not in GRAMMAR_NAMES:
         raise ValueError(f"unknown grammar {name!r}; expected one of {', '.join(GRAMMAR_NAMES)}")
     return KoEnGrammar(seed, core=name == "core")
 
 
 def generate_pairs(n: int, seed: int = 0, core: bool = False, grammar: str = "full") -> list[SentencePair]:
-    """`n` sentence pairs of grammar `grammar` ("full", "everyday" or "learner"; core=True: the core)."""
+    """`n` sentence pairs of grammar `grammar` ("full", "everyday", "learner" or "learner2"; core=True: the core)."""
     return ko_en_grammar(seed, "core" if core else grammar).samples(n)

@@ -10,18 +10,21 @@ from transformer_core.data.lexicon import Adjective, Lexicon, Verb, load_additio
 
 GRAMMAR_NAME = "everyday"
 LEARNER_GRAMMAR = "learner"  # the everyday constructions over the full + everyday + learner lexicon
+LEARNER2_GRAMMAR = "learner2"  # the same over the learner lexicon's second round too (its additions file "learner2")
 # The additions files each grammar reads on top of the full lexicon, in order (lexicon.py reads them).
-ADDITIONS = {GRAMMAR_NAME: (GRAMMAR_NAME,), LEARNER_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR)}
+ADDITIONS = {GRAMMAR_NAME: (GRAMMAR_NAME,), LEARNER_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR),
+             LEARNER2_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR, LEARNER2_GRAMMAR)}
+EXTENDED_GRAMMARS = tuple(ADDITIONS)  # the grammars on the everyday constructions (ko_en_everyday.py)
 # Grammars whose 으-endings (-(으)니까, -(으)면서, -(으)시-) take irregular stems too (들으니까, 도우세요, 나으면서):
 # the everyday grammar left those stems out, and its stream stays as it was.
-IRREGULAR_EU_GRAMMARS = frozenset({LEARNER_GRAMMAR})
+IRREGULAR_EU_GRAMMARS = frozenset({LEARNER_GRAMMAR, LEARNER2_GRAMMAR})
 
 # --- the lexicon: the full one plus the additions -----------------------------------------------------------------
 
 
 def grammar_lexicon(grammar: str = GRAMMAR_NAME) -> Lexicon:
     """The full lexicon plus the additions of `grammar` ("everyday": meals, time, -마다 words; "learner": those
-    and a learner's core vocabulary), read by lexicon.py."""
+    and a learner's core vocabulary; "learner2": those and its second round), read by lexicon.py."""
     if grammar not in ADDITIONS:
         raise ValueError(f"unknown grammar {grammar!r}; expected one of {', '.join(ADDITIONS)}")
     return load_additions("full", *ADDITIONS[grammar])
@@ -35,6 +38,11 @@ def everyday_lexicon() -> Lexicon:
 def learner_lexicon() -> Lexicon:
     """The everyday lexicon plus the learner additions (a learner's verbs, adjectives, nouns, ...)."""
     return grammar_lexicon(LEARNER_GRAMMAR)
+
+
+def learner2_lexicon() -> Lexicon:
+    """The learner lexicon plus its second round (the additions file "learner2": 1,000 more entries)."""
+    return grammar_lexicon(LEARNER2_GRAMMAR)
 
 
 # --- Korean forms by rule ---------------------------------------------------------------------------------------
@@ -86,7 +94,7 @@ def eu_class(entry: Verb | Adjective, grammar: str = GRAMMAR_NAME) -> str:
 
 def takes_eu_endings(entry: Verb | Adjective, grammar: str = GRAMMAR_NAME) -> bool:
     """Does `grammar` write -(으)니까 / -(으)면서 / -(으)시- on this entry? Regular stems always; irregular ones
-    in the learner grammar (by hangul.eu_stem)."""
+    in the learner grammars (by hangul.eu_stem)."""
     return regular(entry) or (grammar in IRREGULAR_EU_GRAMMARS and bool(getattr(entry, "stem", "")))
 
 
@@ -217,7 +225,7 @@ ENGLISH_WORDS = ("want", "wants", "wanted", "to", "please", "Please", "give", "m
 
 def everyday_korean_words(grammar: str = GRAMMAR_NAME) -> set[Word]:
     """The Korean words (as pieces) of the constructions above, for every verb and adjective of the lexicon of
-    `grammar` ("everyday" or "learner")."""
+    `grammar` ("everyday", "learner" or "learner2")."""
     from itertools import product
 
     lexicon = grammar_lexicon(grammar)

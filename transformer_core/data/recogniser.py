@@ -27,8 +27,9 @@ from transformer_core.data.lexicon import CORE, Lexicon
 from transformer_core.data.splits import is_held_out
 
 DATA_DIR = Path(__file__).resolve().parent
-GRAMMARS = ("core", "full", "everyday", "learner")
-BUILD_SENTENCES = {"core": 20_000, "full": 60_000, "everyday": 80_000, "learner": 300_000}
+GRAMMARS = ("core", "full", "everyday", "learner", "learner2")
+BUILD_SENTENCES = {"core": 20_000, "full": 60_000, "everyday": 80_000, "learner": 300_000, "learner2": 300_000}
+EXTENDED = ("everyday", "learner", "learner2")  # the grammars on the everyday constructions
 FUNCTION_PIECES = frozenset({
     "싶", "싶었", "싶어", "싶을", "있", "있었", "있어", "있을", "없", "없었", "없어", "없을",
     "않", "않았", "않아", "않을", "못", "못했", "못해", "못할", "주", "줘", "좀", "안",
@@ -57,7 +58,7 @@ def canonical_piece(piece: str) -> str:
 def grammar_words(grammar: str) -> Lexicon:
     if grammar == "core":
         return CORE
-    if grammar in ("everyday", "learner"):
+    if grammar in EXTENDED:
         from transformer_core.data.ko_en_forms import grammar_lexicon
 
         return grammar_lexicon(grammar)
@@ -96,7 +97,7 @@ def piece_classes(grammar: str) -> dict[str, str]:
         for noun in lex.common_nouns + lex.places + lex.names:
             if classes.get(noun.ko, "T") in ("T", "P", "A"):
                 classes[noun.ko] = "N"
-    if grammar in ("everyday", "learner"):
+    if grammar in EXTENDED:
         from transformer_core.data.ko_en_forms import AGES, NATIVE_ONE, SINO_FLOORS
 
         for ko, _ in (*AGES, *SINO_FLOORS, NATIVE_ONE, ("열한", ""), ("열두", "")):

@@ -8,6 +8,8 @@ Typed text never becomes a special token: "<pad>" in the input is the characters
 
 from __future__ import annotations
 
+import os
+
 from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
 from transformer_core.data.charset import reverse_characters
@@ -36,7 +38,22 @@ def _wrap(tokenizer: Tokenizer, clean_up_spaces: bool):
     )
 
 
-TRAINING_GRAMMAR = "learner"  # the grammar new ko-en models train on (config.json "grammar" records it)
+# The grammar new ko-en models train on (config.json "grammar" records it). Grammar "learner2" (the learner lexicon's
+# second round) is built but no bundled model is trained on it yet: this switches to "learner2" only when one is.
+TRAINING_GRAMMAR = "learner"
+# One training run on another grammar (e.g. learner2) without changing the default: the ko-en task reads this.
+TRAINING_GRAMMAR_ENV = "TRANSFORMER_EXPLORER_TRAINING_GRAMMAR"
+TRAINABLE_GRAMMARS = ("full", "everyday", "learner", "learner2")
+
+
+def training_grammar() -> str:
+    """The grammar the ko-en task trains on in this process: TRANSFORMER_EXPLORER_TRAINING_GRAMMAR when set (one of
+    TRAINABLE_GRAMMARS), else TRAINING_GRAMMAR."""
+    name = os.environ.get(TRAINING_GRAMMAR_ENV, "").strip() or TRAINING_GRAMMAR
+    if name not in TRAINABLE_GRAMMARS:
+        raise ValueError(f"{TRAINING_GRAMMAR_ENV}={name!r} names no grammar; expected one of "
+                         f"{', '.join(TRAINABLE_GRAMMARS)}")
+    return name
 
 
 def build_ko_en_tokenizer(core: bool = False, grammar: str = TRAINING_GRAMMAR):
@@ -51,6 +68,7 @@ def build_ko_en_tokenizer(core: bool = False, grammar: str = TRAINING_GRAMMAR):
     word before and re-attaches . , ? ! (WordPiece decoder cleanup). `core=True`: the vocabulary of the
     compact core grammar only (the training lab's tokenizer; anything outside the core is <unk>).
     `grammar`: "learner" (the default: the everyday grammar's ids, then the learner lexicon's new pieces),
+    "learner2" (the learner grammar's ids, then the second round's new pieces),
     "everyday" (the full grammar's ids, then the learner constructions' pieces) or "full" (the vocabulary of
     models trained before the everyday grammar).
     """

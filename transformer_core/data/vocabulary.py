@@ -41,7 +41,7 @@ ENGLISH_FUNCTION_WORDS = ("a", "an", "the", "at", "in", "to", "with", "and", "no
                           "who", "where", "when", "how", "this", "that", "it", *sorted(english.AUXILIARIES))
 
 
-EXTENDED = ("everyday", "learner")  # grammars on the everyday constructions (ko_en_everyday.py)
+EXTENDED = ("everyday", "learner", "learner2")  # grammars on the everyday constructions (ko_en_everyday.py)
 
 
 def _lexicons(core: bool, grammar: str = "full") -> list[Lexicon]:
@@ -55,8 +55,8 @@ def _lexicons(core: bool, grammar: str = "full") -> list[Lexicon]:
 
 
 def korean_words(core: bool = False, grammar: str = "full") -> set[Word]:
-    """All Korean words (as pieces) the grammar can write (grammar "full", "everyday" or "learner"; core=True:
-    the core)."""
+    """All Korean words (as pieces) the grammar can write (grammar "full", "everyday", "learner" or "learner2";
+    core=True: the core)."""
     words: set[Word] = set(KOREAN_FUNCTION_WORDS) | {(p,) for p in PUNCTUATION}
     words.update(determiner for determiner, _ in DETERMINERS)
     lexicons = _lexicons(core, grammar)
@@ -137,8 +137,9 @@ def english_words(core: bool = False, grammar: str = "full") -> set[str]:
     return words
 
 
-GRAMMARS = ("full", "everyday", "learner")  # "core" is core=True
-GROWN_FROM = {"everyday": "full", "learner": "everyday"}  # each grammar's list starts with this one's
+GRAMMARS = ("full", "everyday", "learner", "learner2")  # "core" is core=True
+# each grammar's list starts with this one's
+GROWN_FROM = {"everyday": "full", "learner": "everyday", "learner2": "learner"}
 
 
 @cache
@@ -149,7 +150,9 @@ def ko_en_vocabulary(core: bool = False, grammar: str = "full") -> tuple[str, ..
     lab's vocabulary: its output softmax is a quarter of the full one, so a step costs much less.
     grammar "full": sorted; "everyday": the full grammar's list in its order, then the everyday grammar's
     new tokens sorted after it, so a model of the full grammar keeps its ids (and its weights carry over);
-    "learner": the everyday grammar's list in its order, then the learner grammar's new tokens sorted.
+    "learner": the everyday grammar's list in its order, then the learner grammar's new tokens sorted;
+    "learner2": the learner grammar's list in its order, then the second round's new tokens sorted (so
+    `train --init-from` continues from a learner model's weights).
     """
     if grammar not in GRAMMARS:
         raise ValueError(f"unknown grammar {grammar!r}; expected one of {', '.join(GRAMMARS)}")

@@ -26,10 +26,12 @@ from transformer_core.data.ko_en import REGISTERS, KoEnGrammar
 from transformer_core.data.ko_en_everyday import ko_en_grammar as grammar_named
 from transformer_core.data.reverse import MAX_CHARS, ReverseData
 from transformer_core.data.tokenization import (
+    TRAINABLE_GRAMMARS,
     TRAINING_GRAMMAR,
     build_ko_en_tokenizer,
     build_letter_tokenizer,
     build_reverse_tokenizer,
+    training_grammar,
 )
 from transformer_core.tasks.heldout import REAL_SENTENCES, Example, anti_diagonal_gold
 from transformer_core.tasks.texts import CARD_NOTES, DESCRIPTIONS, LAB_KO_EN_NOTES, LETTER_NOTES
@@ -63,7 +65,7 @@ def has_core_grammar() -> bool:
 def ko_en_grammar(seed: int, core: bool = False, whole: str = "full") -> KoEnGrammar:
     """The ko-en grammar: its compact core when `core` and the grammar has one, else the whole grammar `whole`
     ("full": what models before the everyday grammar learned; "everyday": full + the learner constructions;
-    "learner": the everyday constructions over a learner's core vocabulary too)."""
+    "learner": the everyday constructions over a learner's core vocabulary too; "learner2": and its second round)."""
     return grammar_named(seed, "core" if core and has_core_grammar() else whole)
 
 
@@ -129,8 +131,9 @@ class Task:
 @dataclass(frozen=True)
 class KoEnTask(Task):
     """Korean -> English on the synthetic grammar, each pair with its gold word alignment. `whole_grammar`:
-    the grammar new models train on (TRAINING_GRAMMAR); `model_task` binds a loaded model's own (config.json's
-    "grammar"; none = "full"), so its held-out sentences come from what it learned."""
+    the grammar new models train on (TRAINING_GRAMMAR, or env TRANSFORMER_EXPLORER_TRAINING_GRAMMAR for one run);
+    `model_task` binds a loaded model's own (config.json's "grammar"; none = "full"), so its held-out sentences
+    come from what it learned."""
 
     whole_grammar: str = TRAINING_GRAMMAR
 
@@ -138,7 +141,7 @@ class KoEnTask(Task):
         """The joint ko-en tokenizer; the lab's: the compact core's vocabulary (a quarter of the softmax)."""
         if lab and has_core_grammar():
             return build_ko_en_tokenizer(core=True)
-        return build_ko_en_tokenizer()
+        return build_ko_en_tokenizer(grammar=self.whole_grammar)
 
     def training_pairs(self, vocab, seed, core=False, limit=None, style_weights=()):
         grammar = ko_en_grammar(seed, core, self.whole_grammar)
@@ -324,7 +327,8 @@ class SpeechLevelTask(Task):
 KO_EN = KoEnTask("ko-en", lab_name="ko-en", lab_stream="lab-ko-en", family="ko-en",
                  description=DESCRIPTIONS["ko-en"], card_notes=CARD_NOTES["ko-en"],
                  lab_description=DESCRIPTIONS["lab-ko-en"], lab_card_notes=LAB_KO_EN_NOTES,
-                 probe="고양이가 공원에서 생선을 먹었다.", korean_source=True, grammar=True, explain_sample=100)
+                 probe="고양이가 공원에서 생선을 먹었다.", korean_source=True, grammar=True, explain_sample=100,
+                 whole_grammar=training_grammar())
 TASKS: dict[str, Task] = {task.name: task for task in (
     KO_EN,
     TextReverseTask("reverse", family="reverse", description=DESCRIPTIONS["reverse"],
@@ -369,7 +373,7 @@ def model_task(loaded) -> Task | None:
     task = TASKS.get(name) or STREAMS.get(name, (None, False))[0]
     if isinstance(task, KoEnTask):  # held out from the grammar this model learned (no field: the old "full")
         grammar = getattr(loaded, "grammar", "")
-        return replace(task, whole_grammar=grammar if grammar in ("everyday", "learner") else "full")
+        return replace(task, whole_grammar=grammar if grammar in TRAINABLE_GRAMMARS else "full")
     return task
 
 

@@ -118,3 +118,11 @@ home, family, food, weather, body, feelings, places, shops, transport and hobbie
 beginner levels of the National Institute of Korean Language's learner word list choose them), and irregular
 stems in -(으)니까 / -(으)면서 / -(으)시- too (들으니까, 도우세요). The vocabulary keeps the everyday grammar's ids
 and appends the new pieces ({added} tokens), so this model continued from the everyday model's weights."""
+
+LEARNER2_NOTES = """\
+Learner grammar, second round (config.json "grammar": "learner2"): the learner grammar's constructions over its
+lexicon plus 1,000 more entries of a learner's beginner to lower-intermediate vocabulary (the learner2 additions
+file that `transformer_core/data/lexicon.py` reads: daily routine, chores, cooking, ordering, shopping, clothes,
+health, travel, directions, work, phone and computer, nature and animals, places and shops, time; verbs and
+adjectives first). The vocabulary keeps the learner grammar's ids and appends the new pieces ({added} tokens), so
+this model continued from the learner model's weights."""

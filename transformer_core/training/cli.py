@@ -104,9 +104,20 @@ def main_lab(args: argparse.Namespace, command: str) -> int:
     return 0
 
 
+def command_line(task: str, argv: list[str]) -> str:
+    """The command the model card records: with the training grammar's environment variable in front when a
+    ko-en run trains on another grammar than TRAINING_GRAMMAR (else the card's command would not reproduce it)."""
+    from transformer_core.data.tokenization import TRAINING_GRAMMAR, TRAINING_GRAMMAR_ENV
+    from transformer_core.training.model_card import grammar_field
+
+    command = " ".join(["python -m transformer_core train", *argv])
+    grammar = grammar_field(task).get("grammar", "") if task in RECIPES else ""
+    return f"{TRAINING_GRAMMAR_ENV}={grammar} {command}" if grammar and grammar != TRAINING_GRAMMAR else command
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    command = " ".join(["python -m transformer_core train", *(sys.argv[1:] if argv is None else argv)])
+    command = command_line(args.task, sys.argv[1:] if argv is None else argv)
     if args.preset:
         return main_lab(args, command)
     if args.task not in RECIPES:
