@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.grammar_checks import assert_pair_reads_back
 from transformer_core.data.ko_en_everyday import EverydayGrammar, generate_pairs, ko_en_grammar
 from transformer_core.data.ko_en_forms import (
     aseo_word,
@@ -63,12 +64,7 @@ def test_every_construction_writes_pieces_the_tokenizer_reads_back(kind, tokeniz
     vocab = tokenizer.get_vocab()
     for register in ("plain", "polite", "formal", "banmal") * 15:
         pair = grammar.sample(register, kind=kind)
-        ids = tokenizer(pair.source_text)["input_ids"][:-1]
-        assert tokenizer.convert_ids_to_tokens(ids) == list(pair.source), pair.source_text
-        assert set(pair.target) <= set(vocab), pair.target_text
-        assert len(pair.alignment) == len(pair.target)
-        assert all(0 <= i < len(pair.source) for link in pair.alignment for i in link)
-        assert pair.target[-1] == pair.source[-1] and pair.alignment[-1] == (len(pair.source) - 1,)
+        assert_pair_reads_back(pair, tokenizer, vocab)
 
 
 def test_sampled_everyday_sentences_are_read_back_exactly(tokenizer):

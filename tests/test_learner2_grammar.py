@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.grammar_checks import assert_pair_reads_back
 from transformer_core.data.ko_en_everyday import Learner2Grammar, LearnerGrammar, generate_pairs, ko_en_grammar
 from transformer_core.data.ko_en_forms import everyday_lexicon, learner2_lexicon, learner_lexicon
 from transformer_core.data.lexicon import Verb, load_additions
@@ -94,12 +95,7 @@ def test_every_construction_writes_pieces_the_learner2_tokenizer_reads_back(kind
     vocab = tokenizer.get_vocab()
     for register in ("plain", "polite", "formal", "banmal") * 10:
         pair = grammar.sample(register, kind=kind)
-        ids = tokenizer(pair.source_text)["input_ids"][:-1]
-        assert tokenizer.convert_ids_to_tokens(ids) == list(pair.source), pair.source_text
-        assert set(pair.target) <= set(vocab), pair.target_text
-        assert len(pair.alignment) == len(pair.target)
-        assert all(0 <= i < len(pair.source) for link in pair.alignment for i in link)
-        assert pair.target[-1] == pair.source[-1] and pair.alignment[-1] == (len(pair.source) - 1,)
+        assert_pair_reads_back(pair, tokenizer, vocab)
 
 
 def test_sampled_learner2_sentences_are_read_back_exactly_and_use_the_second_rounds_words(tokenizer):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.grammar_checks import assert_pair_reads_back
 from transformer_core.data import hangul
 from transformer_core.data.ko_en import REGISTERS, TENSES, verb_pieces
 from transformer_core.data.ko_en_everyday import EverydayGrammar, LearnerGrammar, generate_pairs, ko_en_grammar
@@ -149,13 +150,8 @@ def test_every_construction_writes_pieces_the_learner_tokenizer_reads_back(kind,
     vocab = tokenizer.get_vocab()
     for register in ("plain", "polite", "formal", "banmal") * 10:
         pair = grammar.sample(register, kind=kind)
-        ids = tokenizer(pair.source_text)["input_ids"][:-1]
-        assert tokenizer.convert_ids_to_tokens(ids) == list(pair.source), pair.source_text
-        assert set(pair.target) <= set(vocab), pair.target_text
-        assert len(pair.alignment) == len(pair.target)
-        assert all(0 <= i < len(pair.source) for link in pair.alignment for i in link)
+        assert_pair_reads_back(pair, tokenizer, vocab)
         assert sum(bool(link) for link in pair.alignment) >= len(pair.target) // 2  # most words are aligned
-        assert pair.target[-1] == pair.source[-1] and pair.alignment[-1] == (len(pair.source) - 1,)
 
 
 def test_sampled_learner_sentences_are_read_back_exactly_and_use_the_new_words(tokenizer):

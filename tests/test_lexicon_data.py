@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 import transformer_core
-from transformer_core.data import hangul, lexicon
+from tests.grammar_checks import assert_conjugated_by_rule
+from transformer_core.data import lexicon
 
 CORE_STEMS = {(v.stem, v.kind) for v in lexicon.CORE.verbs} | {a.attributive for a in lexicon.CORE.adjectives}
 
@@ -18,13 +19,7 @@ def test_everyday_conjugations_follow_hangul_rules_for_their_irregular_class():
     verbs = [v for v in lexicon.FULL.verbs if (v.stem, v.kind) not in CORE_STEMS]
     adjectives = [a for a in lexicon.FULL.adjectives if a.predicative and a.attributive not in CORE_STEMS]
     assert len(verbs) > 50 and len(adjectives) > 50
-    for verb in verbs:
-        assert hangul.past_stem(verb.stem, verb.irregular) == verb.past_stem, verb
-        if verb.irregular in ("ㅂ", "ㄷ", "ㅎ", "ㅅ"):
-            assert hangul.future_form(verb.stem, verb.irregular) == verb.future_stem, verb
-    for adjective in adjectives:
-        assert hangul.past_stem(adjective.stem, adjective.irregular) == adjective.past_stem, adjective
-        assert hangul.attributive_form(adjective.stem, adjective.irregular) == adjective.attributive, adjective
+    assert_conjugated_by_rule(verbs, adjectives)
 
 
 def test_the_full_lexicon_contains_the_core_one():
@@ -117,10 +112,4 @@ def test_every_entry_of_an_additions_file_conjugates_by_the_rules_of_its_class(a
     verbs = [v for v in grown.verbs if v not in base.verbs]
     adjectives = [a for a in grown.adjectives if a not in base.adjectives]
     assert len(verbs) > 190 and len(adjectives) > 90
-    for verb in verbs:
-        assert hangul.past_stem(verb.stem, verb.irregular) == verb.past_stem, verb
-        if verb.irregular in ("ㅂ", "ㄷ", "ㅎ", "ㅅ"):
-            assert hangul.future_form(verb.stem, verb.irregular) == verb.future_stem, verb
-    for adjective in adjectives:
-        assert hangul.past_stem(adjective.stem, adjective.irregular) == adjective.past_stem, adjective
-        assert hangul.attributive_form(adjective.stem, adjective.irregular) == adjective.attributive, adjective
+    assert_conjugated_by_rule(verbs, adjectives)
