@@ -222,7 +222,7 @@ def equation(view: lesson.StepView) -> None:
 
 # First on the page, so its place never moves: a polling fragment's id is its place on the page. While one-off
 # elements above the follower bar could shift it, phones' polls ticked under ids the server no longer knew ("The
-# fragment with id ... does not exist anymore": 11 times in a 12-phone benchmark run, 0 with this slot).
+# fragment with id ... does not exist anymore": 12 times in a 12-phone benchmark run, 0 with this slot).
 follow_slot = st.container()
 class_view.join_from_url()
 st.session_state.pop(class_view.QUESTION, None)  # set again below while a question waits for the reveal
