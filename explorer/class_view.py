@@ -31,7 +31,7 @@ RERUN_RETRY_S = 3.0  # a poll's rerun that did not come (the page did not render
 TEACHER_POLL_S = 1.0  # the teacher's counts (students following, answers)
 STALLED_POLL_S = 10.0  # a following page whose poll has not run this long asks for a page run itself (below)
 # The poll is a fragment that Streamlit's page re-runs on a timer. In benchmarks/live_class.py (12 phones, 20 step
-# changes) one phone in one of three runs kept the old step for good while the others followed: its poll had
+# changes) one phone in two of three runs kept the old step for good while the others followed: its poll had
 # stopped running. This script, on a following phone only, watches the beat the poll writes each run; when it
 # has not changed for STALLED_POLL_S, and no page run is under way (Streamlit's running icon, or elements still
 # marked stale), it presses the hidden resync button (a page run, which starts the poll again) and counts it in
