@@ -13,7 +13,7 @@ import os
 from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
 from transformer_core.data.charset import reverse_characters
-from transformer_core.data.vocabulary import ko_en_vocabulary
+from transformer_core.data.vocabulary import GRAMMARS, ko_en_vocabulary
 
 SPECIAL_TOKENS = ("<pad>", "<s>", "</s>", "<unk>")
 PAD_ID, BOS_ID, EOS_ID, UNK_ID = 0, 1, 2, 3
@@ -43,7 +43,7 @@ def _wrap(tokenizer: Tokenizer, clean_up_spaces: bool):
 TRAINING_GRAMMAR = "learner"
 # One training run on another grammar (e.g. learner2) without changing the default: the ko-en task reads this.
 TRAINING_GRAMMAR_ENV = "TRANSFORMER_EXPLORER_TRAINING_GRAMMAR"
-TRAINABLE_GRAMMARS = ("full", "everyday", "learner", "learner2")
+TRAINABLE_GRAMMARS = GRAMMARS
 
 
 def training_grammar() -> str:

@@ -137,7 +137,7 @@ def english_words(core: bool = False, grammar: str = "full") -> set[str]:
     return words
 
 
-GRAMMARS = ("full", "everyday", "learner", "learner2")  # "core" is core=True
+GRAMMARS = ("full", *EXTENDED)  # every whole grammar ("core" is core=True); the one list of grammar names
 # each grammar's list starts with this one's
 GROWN_FROM = {"everyday": "full", "learner": "everyday", "learner2": "learner"}
 
