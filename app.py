@@ -54,10 +54,6 @@ sections = {
     for section, pages in SECTIONS.items() if pages
 }
 navigation = st.navigation(sections, position="top")
-if st.session_state.pop("_keyboard_shortcuts", False) and navigation.url_path != "lesson":
-    from streamlit_shortcuts import clear_shortcuts  # the lesson's → / ← keys must not follow to other pages
-
-    clear_shortcuts()
 FRAME.active = True  # tells ensure_frame() this page runs inside the frame
 try:
     navigation.run()

@@ -149,7 +149,7 @@ def run_class(browser, teacher_base: str, phone_base: str, phones: int, steps: i
                               f"the teacher did not see {n} answers")
             answer_latency.append(seen / 1000 - tapped)
 
-        teacher.wait_for_function("() => window.__streamlitShortcutsInitialized === true", timeout=60_000)
+        teacher.wait_for_function("() => window.__lessonKeys === true", timeout=60_000)
         follow, teacher_step = [], []
         for number in range(2, 2 + steps):
             pressed = time.time()

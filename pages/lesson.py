@@ -27,8 +27,7 @@ from explorer.widgets import chart
 
 ensure_frame()
 
-STEP_STATE, PRESENT_STATE, REVEALED_STATE, KEYS_STATE = "_lesson_step", "_lesson_present", "_lesson_revealed", \
-    "_keyboard_shortcuts"
+STEP_STATE, PRESENT_STATE, REVEALED_STATE = "_lesson_step", "_lesson_present", "_lesson_revealed"
 SHOWN_STATE = "_lesson_shown_step"  # the step the last run showed (a change scrolls to the new step's title)
 STEPS = lesson.lesson_steps()
 URL = UrlState("lesson", integer("step", 1, low=1, high=len(STEPS), keep_default=True), flag("present"))
@@ -74,14 +73,9 @@ def write_url(step: int, present: bool) -> None:
 
 
 def keyboard(present: bool) -> None:
-    """→ / ← click Next / Previous, in projector mode only (elsewhere the arrows belong to the text box)."""
-    from streamlit_shortcuts import add_shortcuts, clear_shortcuts
-
+    """→ / ← press Next / Previous, in projector mode only (elsewhere the arrows belong to the text box)."""
     if present:
-        add_shortcuts(lesson_next="arrowright", lesson_prev="arrowleft")
-        st.session_state[KEYS_STATE] = True
-    elif st.session_state.pop(KEYS_STATE, False):
-        clear_shortcuts()
+        st.html(lesson.KEYS_JS, unsafe_allow_javascript=True)
 
 
 # ------------------------------------------------------------------------------------------------

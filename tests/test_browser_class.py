@@ -151,7 +151,7 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
             phones[2].screenshot(path=str(SCREENSHOTS / "class_phone.png"))
 
         # the teacher moves: every phone follows and opens at the new step's title
-        teacher.wait_for_function("() => window.__streamlitShortcutsInitialized === true", timeout=30_000)
+        teacher.wait_for_function("() => window.__lessonKeys === true", timeout=30_000)
         teacher.keyboard.press("ArrowRight")
         shows_step(teacher, 2)
         for phone in phones:

@@ -112,7 +112,7 @@ def test_projector_mode_walks_with_the_arrow_keys_at_1920x1080(server, browser):
         sync_api.expect(tab.locator("[data-testid=stHeader]")).to_be_hidden(timeout=15_000)  # the top navigation
         assert body_font_px(tab) >= 24
         assert tab.locator("[data-testid=stImage] img").count() >= 1  # the QR code
-        tab.wait_for_function("() => window.__streamlitShortcutsInitialized === true", timeout=30_000)
+        tab.wait_for_function("() => window.__lessonKeys === true", timeout=30_000)
         visited = [1]
         while visited[-1] < len(STEPS):
             tab.keyboard.press("ArrowRight")
@@ -167,7 +167,7 @@ def test_every_step_opens_by_url_on_a_390px_phone(server, browser):
         tab.goto(page_url(server, "lesson", model=MODEL, text=TEXT, step=8, present=1))
         wait_step(tab, 8)
         assert overflow(tab) <= 1 and body_font_px(tab) >= 16
-        tab.wait_for_function("() => window.__streamlitShortcutsInitialized === true", timeout=30_000)
+        tab.wait_for_function("() => window.__lessonKeys === true", timeout=30_000)
         tab.keyboard.press("ArrowRight")
         wait_step(tab, 9)
     finally:

@@ -80,7 +80,7 @@ def test_the_projector_never_shows_the_new_title_over_the_old_figure(server, bro
     tab.add_init_script(FRAME_LOG)
     try:
         tab.goto(page_url(server, "lesson", model=MODEL, text=TEXT, step=3, present=1), timeout=90_000)
-        tab.wait_for_function("() => window.__streamlitShortcutsInitialized === true", timeout=90_000)
+        tab.wait_for_function("() => window.__lessonKeys === true", timeout=90_000)
         for number in range(4, 10):  # figure -> figure, figure -> hidden (question), hidden -> figure
             tab.evaluate("() => { window.__frames = []; }")
             tab.keyboard.press("ArrowRight")
@@ -92,5 +92,47 @@ def test_the_projector_never_shows_the_new_title_over_the_old_figure(server, bro
             flashes = [f for f in frames if f[0] == str(number) and f[1]]
             assert not flashes, (number, frames)  # the new title never stood beside the old (stale) figure
             assert any(f[0] == str(number) for f in frames), frames
+    finally:
+        context.close()
+
+
+def test_the_arrow_keys_move_the_projector_only_and_every_press_counts(server, browser):
+    """Every → on the projector is one step, however fast the teacher presses (a press during a run waits for
+    the new Next button); after projector mode is switched off, → moves nothing."""
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="ko-KR", device_scale_factor=1)
+    tab = context.new_page()
+    step_is = """(n) => new URLSearchParams(location.search).get('step') === String(n)
+        && document.querySelector('[data-test-script-state]').getAttribute('data-test-script-state') === 'notRunning'"""
+    try:
+        tab.goto(page_url(server, "lesson", model=MODEL, text=TEXT, step=3, present=1), timeout=90_000)
+        tab.wait_for_function("() => window.__lessonKeys === true", timeout=90_000)
+        tab.wait_for_function(step_is, arg=3, timeout=90_000)
+        tab.keyboard.press("ArrowRight")
+        tab.wait_for_function(step_is, arg=4, timeout=90_000)
+        tab.keyboard.press("ArrowRight")  # two presses, the second while the first one's run may be going on
+        tab.wait_for_timeout(50)
+        tab.keyboard.press("ArrowRight")
+        tab.wait_for_function(step_is, arg=6, timeout=90_000)
+        tab.keyboard.press("ArrowLeft")
+        tab.wait_for_function(step_is, arg=5, timeout=90_000)
+        # Streamlit disables every widget while its connection is being re-established (a busy server): a press
+        # then is pressed once the button is enabled again, not lost
+        tab.evaluate("() => document.querySelectorAll('.st-key-lesson_next button').forEach(b => b.disabled = true)")
+        tab.keyboard.press("ArrowRight")
+        tab.wait_for_timeout(1_000)
+        tab.evaluate("() => document.querySelectorAll('.st-key-lesson_next button').forEach(b => b.disabled = false)")
+        tab.wait_for_function(step_is, arg=6, timeout=90_000)
+        tab.keyboard.press("ArrowLeft")
+        tab.wait_for_function(step_is, arg=5, timeout=90_000)
+
+        tab.locator(".st-key-lesson_present_toggle label").first.click()  # projector mode off
+        tab.wait_for_function("() => !new URLSearchParams(location.search).has('present')", timeout=90_000)
+        tab.wait_for_selector("[data-test-script-state=notRunning]", timeout=90_000)
+        assert tab.locator(".lesson-keys").count() == 0
+        tab.keyboard.press("ArrowRight")
+        tab.wait_for_timeout(2_000)
+        tab.wait_for_selector("[data-test-script-state=notRunning]", timeout=90_000)
+        assert tab.evaluate("new URLSearchParams(location.search).get('step')") == "5"
+        assert tab.locator(EXCEPTION).count() == 0
     finally:
         context.close()

@@ -23,6 +23,7 @@ from explorer.figures.lesson.data import (
 from explorer.figures.lesson.join import LOCAL_HOSTS, join_url, qr_code, qr_png
 from explorer.figures.lesson.projector import (
                                           BASE_CSS,
+                                          KEYS_JS,
                                           PROJECTOR_BODY_PX,
                                           PROJECTOR_FONT_PX,
                                           PROJECTOR_MAX_HEIGHT,
@@ -50,6 +51,7 @@ from explorer.figures.lesson.view import StepView
 __all__ = [
                                           "BASE_CSS",
                                           "FOCUS_LAYER",
+                                          "KEYS_JS",
                                           "LOCAL_HOSTS",
                                           "PROJECTOR_BODY_PX",
                                           "PROJECTOR_FONT_PX",

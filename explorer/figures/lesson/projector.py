@@ -92,10 +92,42 @@ def projector_figure(fig: go.Figure, max_height: int = PROJECTOR_MAX_HEIGHT) -> 
 BASE_CSS = """<style>
 [data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 2px; }
 .st-key-class_resync, [data-testid="stElementContainer"]:has(.class-watchdog),
+[data-testid="stElementContainer"]:has(.lesson-keys),
 [data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"]
   > [data-testid="stElementContainer"] .class-poll-beat) { display: none !important; }
 </style>"""  # a long equation scrolls inside its box on a phone instead of being cut off; the live class's
 # poll watchdog (explorer/class_view.py) takes no room: the poll fragment's own block (the beat in it) included
+
+
+# The projector's → / ← keys. One listener in the page's own window, added once and never removed: it acts only
+# while a projector lesson shows its marker (.lesson-keys), never on a key typed into a field. It presses the
+# first Next / Previous button that is on screen (not a copy Streamlit retains from an earlier run); while a
+# run has none on screen it tries again for 10 s, so a press during a run is not lost. (streamlit-shortcuts, used
+# before, kept its listener in a component iframe's window and clicked the first matching button in the DOM;
+# a press was lost now and then: one step of 22 in a CI run, and one teacher step in the 30-phone benchmark.)
+KEYS_JS = """<span class="lesson-keys" hidden></span><script>
+(() => {
+  if (window.__lessonKeys) return;
+  window.__lessonKeys = true; window.__lessonKeyPresses = 0;
+  const BUTTONS = {ArrowRight: 'lesson_next', ArrowLeft: 'lesson_prev'};
+  const live = key => [...document.querySelectorAll(`.st-key-${key} button`)]
+    .find(b => !b.closest('[data-retained=true]') && !b.disabled && b.getClientRects().length > 0);
+  document.addEventListener('keydown', event => {
+    const key = BUTTONS[event.key];
+    if (!key || event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return;
+    if (!document.querySelector('.lesson-keys')) return;
+    if (event.target.closest && event.target.closest('input, textarea, select, [contenteditable=true]')) return;
+    event.preventDefault();
+    const until = Date.now() + 10000;
+    const press = () => {
+      const button = live(key);
+      if (button) { window.__lessonKeyPresses += 1; button.click(); }
+      else if (Date.now() < until) setTimeout(press, 100);
+    };
+    press();
+  });
+})();
+</script>"""
 
 
 def page_css(present: bool) -> str:
