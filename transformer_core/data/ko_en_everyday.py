@@ -28,6 +28,7 @@ from transformer_core.data.ko_en import (
     SentencePair,
     Word,
     attach,
+    bare_the_phrase,
     common_phrase,
     copula_ending,
     name_phrase,
@@ -35,34 +36,52 @@ from transformer_core.data.ko_en import (
     pronoun_phrase,
 )
 from transformer_core.data.ko_en_forms import (
+    AFTER,
     AGES,
+    DONT_ENDINGS,
     ELDERS,
+    GI_BEFORE,
     GRAMMAR_NAME,
+    HONORIFIC_BASES,
+    JEOK,
     LEARNER2_GRAMMAR,
+    LEARNER3_GRAMMAR,
     LEARNER_GRAMMAR,
     NATIVE_ONE,
     POSITIONS,
     PRONOUNS,
     REQUEST_ENDINGS,
     SINO_FLOORS,
+    STAY_BASE,
+    SU,
     TRANSPORT_VERBS,
     aseo_word,
     auxiliary_words,
+    bsida_word,
     eu_class,
+    eu_ending,
+    future_adnominal_word,
+    gi_word,
     go_word,
     grammar_lexicon,
+    honorific_base,
     honorific_words,
     infinitive,
     ja_word,
     ji_word,
     jiman_word,
+    myeon_word,
     myeonseo_word,
     nikka_word,
+    past_adnominal,
+    past_participle,
     piece_word,
     present_participle,
     rae_word,
+    reo_word,
     takes_eu_endings,
     verb_form,
+    ya_word,
 )
 from transformer_core.data.lexicon import Noun, Verb
 
@@ -851,6 +870,411 @@ class Learner2Grammar(LearnerGrammar):
     GRAMMAR: ClassVar[str] = LEARNER2_GRAMMAR
 
 
+class Learner3Grammar(Learner2Grammar):
+    """Grammar "learner3": learner2's constructions and homonym rules plus the beginner syllabus's items it lacked
+    (docs/models.md "Grammar learner3"), over the lexicon's third round too, and honorific suppletion: an elder
+    드세요 (먹다, 마시다), 주무세요 (자다), 말씀하세요 (말하다), 계세요 (is at a place), with 께서 as the subject
+    particle. Its own KINDS (the learner2 ones, then the new ones), so learner2's stream stays as it was."""
+
+    GRAMMAR: ClassVar[str] = LEARNER3_GRAMMAR
+    KINDS: ClassVar[dict[str, int]] = {
+        **EverydayGrammar.KINDS, "can": 4, "must": 4, "and_then": 4, "if": 3, "before_after": 4, "go_to_do": 3,
+        "tried": 2, "experience": 3, "dont": 2, "lets": 2, "please_do": 2, "honorific_stay": 2}
+
+    # -- shared pieces --
+
+    def _clause_verb(self, kinds=("transitive", "intransitive"), exclude: str = "") -> Verb:
+        verb = self._verb(kinds)
+        while verb.stem == exclude:
+            verb = self._verb(kinds)
+        return verb
+
+    def _final_predicate(self, verb: Verb, tense: str, question: bool, register: str, subject: NounPhrase
+                         ) -> tuple[Phrase, int]:
+        """The sentence's last verb as pieces and English (will eat / ate / eats / did ... eat), and how many of its
+        English words go before the subject in a question."""
+        from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
+
+        words, lexical, tense_index = verb_pieces(verb, tense, False, question, register)
+        items, before = english_verb_items(verb, tense, False, question, subject.person, subject.plural)
+        return predicate_phrase(words, lexical, tense_index, items), before
+
+    def _elder(self, role: str) -> NounPhrase:
+        """선생님은 / 할머니께서 / 그 할아버지께서는: an elder subject; 께서 (honorific 이/가) half the time."""
+        elders = [n for n in self.lexicon.common_nouns if n.ko in ELDERS]
+        noun = self.rng.choice(elders)
+        determiner = self._determiner(0.5) or self.rng.random() < 0.3
+        # a bare elder reads "the teacher" (not "a teacher": one speaks of a known person)
+        subject = common_phrase(noun, role, None, determiner, None) if determiner else bare_the_phrase(noun, role)
+        if self.rng.random() < 0.5:
+            last = len(subject.phrase.ko) - 1
+            subject.phrase.ko[last] = (noun.ko, "께서" if role == "subject" else "께서는")
+        return subject
+
+    # -- -(으)ㄹ 수 있다/없다: can / cannot --
+
+    def _can(self, register: str) -> SentencePair:
+        """S [OBJ] V-(으)ㄹ 수 있다 -> S can V [OBJ] (past: could); 없다 -> cannot (could not); ? -> Can S V?
+        can/could -> 수 and 있다; not -> 없다; V -> V-(으)ㄹ."""
+        tense = self.rng.choice(["present", "present", "past"])
+        question = self.rng.random() < 0.25
+        negated = not question and self.rng.random() < 0.35
+        subject = self._subject(question=question)
+        verb = self._verb(("transitive", "intransitive", "motion"))
+        obj, place = self._object(verb), self._place_for(verb)
+        predicate = Phrase()
+        lexical = predicate.add_ko(future_adnominal_word(verb))
+        su = predicate.add_ko(SU)
+        stem, past = ("없", "없었") if negated else ("있", "있었")
+        for word in auxiliary_words(stem, past, tense, question, register, action=False):
+            aux = predicate.add_ko(word)
+        if negated and tense == "present":
+            predicate.add_en("cannot", su, aux)
+        else:
+            predicate.add_en("could" if tense == "past" else "can", su, aux)
+            if negated:
+                predicate.add_en("not", aux)
+        predicate.add_en(verb.en_base, lexical)
+        order = self._english_order(subject, predicate, 1 if question else 0, [obj.phrase if obj else None, place])
+        return self._assemble([subject.phrase, place, obj.phrase if obj else None, predicate], order,
+                              self._time(tense) if tense == "past" else None, question)
+
+    # -- -아/어야 하다/되다: have to --
+
+    def _must(self, register: str) -> SentencePair:
+        """S [OBJ] V-아/어야 하다 (되다) -> S has/have/had to V [OBJ]; ? -> Do/Does/Did S have to V?
+        have/has/had and do -> 하다/되다; to and V -> V-아/어야."""
+        tense = self.rng.choice(["present", "present", "past"])
+        question = self.rng.random() < 0.2
+        subject = self._subject(question=question)
+        verb = self._verb(("transitive", "intransitive", "motion"))
+        obj, place = self._object(verb), self._place_for(verb)
+        predicate = Phrase()
+        lexical = predicate.add_ko(ya_word(verb.stem, verb.past_stem))
+        stem, past = ("하", "했") if self.rng.random() < 0.6 else ("되", "됐")
+        for word in auxiliary_words(stem, past, tense, question, register, action=True):
+            aux = predicate.add_ko(word)
+        if question:
+            predicate.add_en(english.do_form(subject.person, subject.plural, tense == "past"), aux)
+            predicate.add_en("have", aux)
+        elif tense == "past":
+            predicate.add_en("had", aux)
+        else:
+            predicate.add_en("has" if english.takes_third_person_s(subject.person, subject.plural) else "have", aux)
+        predicate.add_en("to", lexical)
+        predicate.add_en(verb.en_base, lexical)
+        order = self._english_order(subject, predicate, 1 if question else 0, [obj.phrase if obj else None, place])
+        return self._assemble([subject.phrase, place, obj.phrase if obj else None, predicate], order,
+                              self._time(tense), question)
+
+    # -- -고: and (then) --
+
+    def _and_then(self, register: str) -> SentencePair:
+        """S [OBJ1] V1-고 [OBJ2] V2 -> S V1 [OBJ1] and V2 [OBJ2], both in V2's tense (ate ... and went; will eat ...
+        and go). V1 and and -> V1-고; will -> V2's tense word."""
+        tense = self.rng.choice(["past", "past", "present", "future"])
+        subject = self._subject()
+        first = self._clause_verb()
+        second = self._clause_verb(("transitive", "intransitive", "motion"), exclude=first.stem)
+        obj1, place1 = self._object(first), self._place_for(first)
+        obj2, place2 = self._object(second), self._place_for(second)
+        clause = Phrase()
+        go = clause.add_ko(go_word(first.stem))
+        predicate, _ = self._final_predicate(second, tense, False, register, subject)
+        if tense == "future":
+            clause.add_en(first.en_base, go)
+        elif tense == "past":
+            clause.add_en(first.en_past, go)
+        else:
+            clause.add_en(verb_form(first.en_base, "present", subject.person, subject.plural), go)
+        n_first = len(clause.en)
+        clause.add_en("and", go)
+        n_will = 1 if tense == "future" else 0
+        order = [(subject.phrase, slice(None)), (predicate, slice(0, n_will)), (clause, slice(0, n_first))]
+        order += [(p, slice(None)) for p in (obj1.phrase if obj1 else None, place1) if p is not None]
+        order += [(clause, slice(n_first, None)), (predicate, slice(n_will, None))]
+        order += [(p, slice(None)) for p in (obj2.phrase if obj2 else None, place2) if p is not None]
+        korean = [subject.phrase, place1, obj1.phrase if obj1 else None, clause, place2,
+                  obj2.phrase if obj2 else None, predicate]
+        return self._assemble(korean, order, self._time(tense), False)
+
+    # -- -(으)면: if --
+
+    def _if(self, register: str) -> SentencePair:
+        """[S] [OBJ1] V1-(으)면 [OBJ2] V2-(으)ㄹ 거예요 -> If S V1 [OBJ1], S will V2 [OBJ2] (if and V1 -> V1-(으)면;
+        an adjective: If S is tired -> 피곤하면). The subject is a pronoun (or dropped: I), said again unaligned."""
+        if self.rng.random() < 0.3:
+            subject = self._dropped_subject_statement()
+        else:
+            subject = pronoun_phrase(self.rng.choice(self.lexicon.pronouns), self.rng.choice(["topic", "subject"]))
+        clause = Phrase()
+        korean1: list[Phrase | None] = []
+        rest1: list[Phrase | None] = []
+        if self.rng.random() < 0.35:
+            adjective = self.rng.choice([a for a in self.lexicon.adjectives if a.predicative and a.stem
+                                         and takes_eu_endings(a, self.GRAMMAR) and "person" in a.applies_to])
+            index = clause.add_ko(myeon_word(adjective.stem, eu_class(adjective, self.GRAMMAR)))
+            clause.add_en("if", index)
+            clause.add_en(english.be_form(subject.person, subject.plural, False), index)
+            clause.add_en(adjective.en, index)
+            first_stem = ""
+        else:
+            first = self._clause_verb(("transitive", "intransitive", "motion"))
+            obj1, place1 = self._object(first), self._place_for(first)
+            korean1 = [place1, obj1.phrase if obj1 else None]
+            rest1 = [obj1.phrase if obj1 else None, place1]
+            index = clause.add_ko(myeon_word(first.stem, eu_class(first, self.GRAMMAR)))
+            clause.add_en("if", index)
+            clause.add_en(verb_form(first.en_base, "present", subject.person, subject.plural), index)
+            first_stem = first.stem
+        second = self._clause_verb(("transitive", "intransitive", "motion"), exclude=first_stem)
+        obj2, place2 = self._object(second), self._place_for(second)
+        again = Phrase()
+        again.add_en(",")
+        again.add_en(subject.phrase.en[0] if subject.phrase.en[0] in PRONOUNS else "I")
+        predicate, _ = self._final_predicate(second, "future", False, register, subject)
+        order = [(clause, slice(0, 1)), (subject.phrase, slice(None)), (clause, slice(1, None))]
+        order += [(p, slice(None)) for p in rest1 if p is not None]
+        order += [(again, slice(None)), (predicate, slice(None))]
+        order += [(p, slice(None)) for p in (obj2.phrase if obj2 else None, place2) if p is not None]
+        korean = [subject.phrase, *korean1, clause, again, place2, obj2.phrase if obj2 else None, predicate]
+        return self._assemble(korean, order, None, False)
+
+    def _dropped_subject_statement(self) -> NounPhrase:
+        self._question = False
+        return self._dropped_subject()
+
+    # -- -기 전에 / -(으)ㄴ 후에: before / after V-ing --
+
+    def _before_after(self, register: str) -> SentencePair:
+        """S [OBJ1] V1-기 전에 [OBJ2] V2 -> S V2 [OBJ2] before V1-ing [OBJ1] (before -> 전에, V1-ing -> V1-기);
+        V1-(으)ㄴ 후에 -> after V1-ing (after -> 후에, V1-ing -> V1-(으)ㄴ)."""
+        tense = self.rng.choice(["past", "past", "present", "future"])
+        question = self.rng.random() < 0.15
+        subject = self._subject(question=question)
+        first = self._clause_verb(("transitive", "intransitive", "motion"))
+        second = self._clause_verb(("transitive", "intransitive", "motion"), exclude=first.stem)
+        obj1, place1 = self._object(first), self._place_for(first)
+        obj2, place2 = self._object(second), self._place_for(second)
+        clause = Phrase()
+        before = self.rng.random() < 0.5
+        lexical = clause.add_ko(gi_word(first.stem) if before else
+                                past_adnominal(first.stem, eu_class(first, self.GRAMMAR)))
+        connective = clause.add_ko(GI_BEFORE if before else AFTER)
+        clause.add_en("before" if before else "after", connective)
+        clause.add_en(present_participle(first.en_base), lexical)
+        predicate, n_before = self._final_predicate(second, tense, question, register, subject)
+        order = self._english_order(subject, predicate, n_before, [obj2.phrase if obj2 else None, place2, clause,
+                                                                     obj1.phrase if obj1 else None, place1])
+        korean = [subject.phrase, place1, obj1.phrase if obj1 else None, clause, place2,
+                  obj2.phrase if obj2 else None, predicate]
+        return self._assemble(korean, order, self._time(tense), question)
+
+    # -- -(으)러 가다/오다: go somewhere to V --
+
+    def _go_to_do(self, register: str) -> SentencePair:
+        """S [OBJ] V-(으)러 PLACE에 가다 -> S went/goes/will go to PLACE to V [OBJ] (to and V -> V-(으)러)."""
+        from transformer_core.data.ko_en import place_phrase
+
+        tense = self.rng.choice(["past", "past", "present", "future"])
+        question = self.rng.random() < 0.2
+        subject = self._subject(question=question)
+        verb = self._verb(("transitive", "intransitive"))
+        obj = self._object(verb)
+        purpose = Phrase()
+        index = purpose.add_ko(reo_word(verb.stem, eu_class(verb, self.GRAMMAR)))
+        purpose.add_en("to", index)
+        purpose.add_en(verb.en_base, index)
+        motion = self.rng.choice([v for v in self.lexicon.motion if v.stem in TRANSPORT_VERBS])
+        place = place_phrase(self.rng.choice(self.lexicon.places), "goal", "to")
+        predicate, n_before = self._final_predicate(motion, tense, question, register, subject)
+        order = self._english_order(subject, predicate, n_before, [place, purpose, obj.phrase if obj else None])
+        korean = [subject.phrase, obj.phrase if obj else None, purpose, place, predicate]
+        if self.rng.random() < 0.3:
+            korean = [subject.phrase, place, obj.phrase if obj else None, purpose, predicate]
+        return self._assemble(korean, order, self._time(tense), question)
+
+    # -- -아/어 보다: try V-ing --
+
+    def _tried(self, register: str) -> SentencePair:
+        """S [OBJ] V-아/어 봤다 -> S tried V-ing [OBJ]; 볼 거예요 -> will try; ? -> Did S try V-ing?
+        tried/try (did, will) -> 보다's word; V-ing -> V-아/어."""
+        tense = self.rng.choice(["past", "past", "future"])
+        question = self.rng.random() < 0.2
+        subject = self._subject(question=question)
+        verb = self._verb(("transitive", "intransitive"))
+        obj, place = self._object(verb), self._place_for(verb)
+        predicate = Phrase()
+        lexical = predicate.add_ko(piece_word(infinitive(verb.past_stem), "", verb.stem))
+        for word in auxiliary_words("보", "봤", tense, question, register, action=True):
+            aux = predicate.add_ko(word)
+        if tense == "future":
+            predicate.add_en("will", aux)
+            predicate.add_en("try", aux)
+        elif question:
+            predicate.add_en("did", aux)
+            predicate.add_en("try", aux)
+        else:
+            predicate.add_en("tried", aux)
+        predicate.add_en(present_participle(verb.en_base), lexical)
+        order = self._english_order(subject, predicate, 1 if question else 0, [obj.phrase if obj else None, place])
+        return self._assemble([subject.phrase, place, obj.phrase if obj else None, predicate], order,
+                              self._time(tense), question)
+
+    # -- -(으)ㄴ 적이 있다/없다: have V-ed (before) / have never V-ed --
+
+    def _experience(self, register: str) -> SentencePair:
+        """S [OBJ] V-(으)ㄴ 적이 있다 -> S has V-en [OBJ] before; 없다 -> S has never V-en [OBJ]; ? -> Have you ever
+        V-en [OBJ]? has/have -> 있다/없다; never -> 없다 and 적이; before/ever -> 적이; V-en -> V-(으)ㄴ.
+        한국에 간 적이 있다 -> has been to Korea."""
+        question = self.rng.random() < 0.3
+        negated = not question and self.rng.random() < 0.4
+        subject = self._subject(question=question)
+        verbs = [v for v in self.lexicon.transitive + self.lexicon.intransitive
+                 if "person" in v.subjects and past_participle(v)]
+        verbs += [v for v in self.lexicon.motion if v.stem == "가"]
+        verb = self.rng.choice(verbs)
+        obj = self._object(verb)
+        place = self._place_for(verb)
+        if verb.kind == "motion":
+            from transformer_core.data.ko_en import place_phrase
+
+            place = place_phrase(self.rng.choice(self.lexicon.places), "goal", "to")
+        predicate = Phrase()
+        lexical = predicate.add_ko(past_adnominal(verb.stem, eu_class(verb, self.GRAMMAR)))
+        jeok = predicate.add_ko(JEOK)
+        stem = "없" if negated else "있"
+        for word in auxiliary_words(stem, stem + "었", "present", question, register, action=False):
+            aux = predicate.add_ko(word)
+        third = english.takes_third_person_s(subject.person, subject.plural)
+        predicate.add_en("has" if third else "have", aux)
+        if question:
+            predicate.add_en("ever", jeok)
+        elif negated:
+            predicate.add_en("never", jeok, aux)
+        predicate.add_en(past_participle(verb), lexical)
+        n = len(predicate.en)
+        if not question and not negated:
+            predicate.add_en("before", jeok)
+        rest = [obj.phrase if obj else None, place]
+        order = self._english_order(subject, predicate, 1 if question else 0, rest)
+        order = [(p, slice(part.start, n) if p is predicate and part.stop is None else part) for p, part in order]
+        order.append((predicate, slice(n, None)))
+        return self._assemble([subject.phrase, place, obj.phrase if obj else None, predicate], order, None, question)
+
+    # -- -지 마세요: do not V --
+
+    def _dont(self, register: str) -> SentencePair:
+        """[OBJ] V-지 마세요 -> Please do not V [OBJ]; 마 / 마라 -> Do not V (please, do, not -> 마세요; V -> V-지)."""
+        verb = self._verb(("transitive", "intransitive", "motion"))
+        obj, place = self._object(verb), self._place_for(verb)
+        predicate = Phrase()
+        lexical = predicate.add_ko(ji_word(verb.stem))
+        ending = predicate.add_ko(DONT_ENDINGS[register])
+        if register in ("polite", "formal"):
+            predicate.add_en("please", ending)
+        predicate.add_en("do", ending)
+        predicate.add_en("not", ending)
+        predicate.add_en(verb.en_base, lexical)
+        order = [(predicate, slice(None))] + [(p, slice(None)) for p in (obj.phrase if obj else None, place)
+                                              if p is not None]
+        return self._assemble([place, obj.phrase if obj else None, predicate], order, None, False)
+
+    # -- -(으)ㅂ시다: let's --
+
+    def _lets(self, register: str) -> SentencePair:
+        """[우리] [같이] [OBJ] V-(으)ㅂ시다 -> Let's V [OBJ] [together] (Let's and V -> V-(으)ㅂ시다)."""
+        verb = self._verb(("transitive", "intransitive", "motion"))
+        obj, place = self._object(verb), self._place_for(verb)
+        we, together = Phrase(), Phrase()
+        if self.rng.random() < 0.3:
+            we.add_ko("우리")
+        if self.rng.random() < 0.4:
+            together.add_en("together", together.add_ko("같이"))
+        predicate = Phrase()
+        lexical = predicate.add_ko(bsida_word(verb.stem, eu_class(verb, self.GRAMMAR)))
+        predicate.add_en("Let's", lexical)
+        predicate.add_en(verb.en_base, lexical)
+        order = [(predicate, slice(None))]
+        order += [(p, slice(None)) for p in (obj.phrase if obj else None, place, together) if p is not None and p.en]
+        return self._assemble([we, together, place, obj.phrase if obj else None, predicate], order, None, False)
+
+    # -- -(으)세요 without a subject: please V --
+
+    def _please_do(self, register: str) -> SentencePair:
+        """[OBJ] V-(으)세요 -> Please V [OBJ] (a polite request; 드세요: please eat / drink); please, V -> the word."""
+        verb = self._verb(("transitive", "intransitive", "motion"))
+        while verb.stem == "자":  # 주무세요 is "good night", not a request
+            verb = self._verb(("transitive", "intransitive", "motion"))
+        obj, place = self._object(verb), self._place_for(verb)
+        base, irregular = honorific_base(verb)
+        ending = "십시오" if register == "formal" else "세요"
+        predicate = Phrase()
+        index = predicate.add_ko(eu_ending(base, ending, irregular))
+        predicate.add_en("please", index)
+        predicate.add_en(verb.en_base, index)
+        order = [(predicate, slice(None))] + [(p, slice(None)) for p in (obj.phrase if obj else None, place)
+                                              if p is not None]
+        return self._assemble([place, obj.phrase if obj else None, predicate], order, None, False)
+
+    # -- honorific -(으)시- with suppletion, and 계시다 --
+
+    def _honorific(self, register: str) -> SentencePair:
+        """선생님께서 책을 읽으세요 -> The teacher reads a book; 할머니께서 저녁을 드세요 -> Grandmother eats dinner
+        (드시다 for 먹다 / 마시다, 주무시다 for 자다, 말씀하시다 for 말하다: HONORIFIC_BASES)."""
+        from transformer_core.data.ko_en import english_verb_items
+
+        tense = self.rng.choice(["present", "past", "past", "future"])
+        question = self.rng.random() < 0.2
+        subject = self._elder(self.rng.choice(["topic", "subject"]))
+        verb = self._verb(("transitive", "intransitive", "motion"))
+        if self.rng.random() < 0.25:  # the suppletive verbs more often: they are the ones learners get wrong
+            verb = self.rng.choice([v for v in self.lexicon.verbs if v.stem in HONORIFIC_BASES
+                                    and "person" in v.subjects])
+        obj, place = self._object(verb), self._place_for(verb)
+        base, irregular = honorific_base(verb)
+        words = honorific_words(base, tense, question, register, irregular)
+        predicate = Phrase()
+        lexical = predicate.add_ko(words[0])
+        tense_index = lexical
+        for word in words[1:]:
+            tense_index = predicate.add_ko(word)
+        items, before = english_verb_items(verb, tense, False, question, subject.person, subject.plural)
+        for word, role_name in items:
+            predicate.add_en(word, tense_index if role_name == "aux" else lexical)
+        order = self._english_order(subject, predicate, before, [obj.phrase if obj else None, place])
+        return self._assemble([subject.phrase, place, obj.phrase if obj else None, predicate], order,
+                              self._time(tense), question)
+
+    def _honorific_stay(self, register: str) -> SentencePair:
+        """할머니께서는 집에 계세요 -> Grandmother is at home; ? -> Is the teacher at the school? (is/was -> 계시다;
+        at -> PLACE에). Future: will be."""
+        from transformer_core.data.ko_en import place_phrase
+
+        tense = self.rng.choice(["present", "present", "past", "future"])
+        question = self.rng.random() < 0.25
+        subject = self._elder(self.rng.choice(["topic", "topic", "subject"]))
+        chosen = self.rng.choice(self.lexicon.places)
+        place = place_phrase(chosen, "goal", "at")
+        if chosen.en == "home":
+            place = Phrase()
+            place.add_en("at", place.add_ko(attach(chosen.ko, "goal")))
+            place.add_en("home", 0)
+        words = honorific_words(STAY_BASE, tense, question, register)
+        predicate = Phrase()
+        for word in words:
+            index = predicate.add_ko(word)
+        if tense == "future":
+            predicate.add_en("will", index)
+            predicate.add_en("be", index)
+            before = 1 if question else 0
+        else:
+            predicate.add_en(english.be_form(subject.person, subject.plural, tense == "past"), index)
+            before = 1 if question else 0
+        order = self._english_order(subject, predicate, before, [place])
+        return self._assemble([subject.phrase, place, predicate], order, self._time(tense), question)
+
+
 def wordpiece_split(word: str, vocabulary: frozenset[str]) -> list[str] | None:
     """The pieces WordPiece cuts `word` into (longest match first, '##' after the first), without the '##';
     None when some part matches nothing (the tokenizer's <unk>)."""
@@ -889,7 +1313,8 @@ def ko_en_grammar(seed: int = 0, name: str = "full") -> KoEnGrammar:
     """The grammar `name`: "core" (the lab's compact core), "full" (the grammar models trained before the
     everyday grammar were trained on; also "" for config.json files without a "grammar" field), "everyday"
     (full + the learner constructions), "learner" (the everyday constructions over the learner lexicon too) or
-    "learner2" (and the learner lexicon's second round). Each keeps its own random stream."""
+    "learner2" (and the learner lexicon's second round) or "learner3" (and the syllabus constructions and the
+    third round). Each keeps its own random stream."""
     name = name or "full"
     if name == "everyday":
         return EverydayGrammar(seed)
@@ -897,11 +1322,14 @@ def ko_en_grammar(seed: int = 0, name: str = "full") -> KoEnGrammar:
         return LearnerGrammar(seed)
     if name == LEARNER2_GRAMMAR:
         return Learner2Grammar(seed)
+    if name == LEARNER3_GRAMMAR:
+        return Learner3Grammar(seed)
     if name not in GRAMMAR_NAMES:
         raise ValueError(f"unknown grammar {name!r}; expected one of {', '.join(GRAMMAR_NAMES)}")
     return KoEnGrammar(seed, core=name == "core")
 
 
 def generate_pairs(n: int, seed: int = 0, core: bool = False, grammar: str = "full") -> list[SentencePair]:
-    """`n` sentence pairs of grammar `grammar` ("full", "everyday", "learner" or "learner2"; core=True: the core)."""
+    """`n` sentence pairs of grammar `grammar` ("full", "everyday", "learner", "learner2" or "learner3";
+    core=True: the core)."""
     return ko_en_grammar(seed, "core" if core else grammar).samples(n)

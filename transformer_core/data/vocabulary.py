@@ -41,7 +41,7 @@ ENGLISH_FUNCTION_WORDS = ("a", "an", "the", "at", "in", "to", "with", "and", "no
                           "who", "where", "when", "how", "this", "that", "it", *sorted(english.AUXILIARIES))
 
 
-EXTENDED = ("everyday", "learner", "learner2")  # grammars on the everyday constructions (ko_en_everyday.py)
+EXTENDED = ("everyday", "learner", "learner2", "learner3")  # grammars on the everyday constructions (ko_en_everyday.py)
 
 
 def _lexicons(core: bool, grammar: str = "full") -> list[Lexicon]:
@@ -139,7 +139,7 @@ def english_words(core: bool = False, grammar: str = "full") -> set[str]:
 
 GRAMMARS = ("full", *EXTENDED)  # every whole grammar ("core" is core=True); the one list of grammar names
 # each grammar's list starts with this one's
-GROWN_FROM = {"everyday": "full", "learner": "everyday", "learner2": "learner"}
+GROWN_FROM = {"everyday": "full", "learner": "everyday", "learner2": "learner", "learner3": "learner2"}
 
 
 @cache
@@ -152,7 +152,8 @@ def ko_en_vocabulary(core: bool = False, grammar: str = "full") -> tuple[str, ..
     new tokens sorted after it, so a model of the full grammar keeps its ids (and its weights carry over);
     "learner": the everyday grammar's list in its order, then the learner grammar's new tokens sorted;
     "learner2": the learner grammar's list in its order, then the second round's new tokens sorted (so
-    `train --init-from` continues from a learner model's weights).
+    `train --init-from` continues from a learner model's weights); "learner3": the learner2 list in its order, then
+    the syllabus constructions' and third round's new tokens sorted.
     """
     if grammar not in GRAMMARS:
         raise ValueError(f"unknown grammar {grammar!r}; expected one of {', '.join(GRAMMARS)}")
