@@ -883,11 +883,52 @@ class Learner3Grammar(Learner2Grammar):
 
     # -- shared pieces --
 
-    def _clause_verb(self, kinds=("transitive", "intransitive"), exclude: str = "") -> Verb:
+    def _subject(self, role: str | None = None, person_only: bool = True, drop: float = 0.15,
+                 question: bool = False) -> NounPhrase:
+        self._last_subject = super()._subject(role, person_only, drop, question)
+        return self._last_subject
+
+    def _object(self, verb: Verb) -> NounPhrase | None:
+        """As the base grammar's, but never the subject's own pronoun (I ... me, we ... us, you ... you: English
+        says myself)."""
+        subject = getattr(self, "_last_subject", None)
+        obj = super()._object(verb)
+        for _ in range(20):
+            if obj is None or subject is None or not (obj.person == subject.person and obj.person in (1, 2)):
+                break
+            obj = super()._object(verb)
+        return obj
+
+    def _clause_verb(self, kinds=("transitive", "intransitive"), exclude: str = "", form: str = "") -> Verb:
+        """A verb of `kinds` other than `exclude` whose `form` word (FORMS) no other stem or noun writes."""
         verb = self._verb(kinds)
-        while verb.stem == exclude:
+        while verb.stem == exclude or (form and verb.stem in self._ambiguous(form)):
             verb = self._verb(kinds)
         return verb
+
+    # A construction's word for a verb; two stems writing the same word (사다 and 살다: 산, 살; 끄다 and 끌다: 끈)
+    # or a noun spelled alike (산 mountain, 딸 daughter, 지은 Jieun) would teach one Korean word two meanings.
+    FORMS: ClassVar[dict[str, str]] = {"adnominal": "past_adnominal", "gi": "gi_word", "can": "future_adnominal_word",
+                                       "reo": "reo_word", "myeon": "myeon_word"}
+
+    def _form_of(self, form: str, verb: Verb) -> str:
+        irregular = eu_class(verb, self.GRAMMAR)
+        word = {"adnominal": lambda: past_adnominal(verb.stem, irregular), "gi": lambda: gi_word(verb.stem),
+                "can": lambda: future_adnominal_word(verb), "reo": lambda: reo_word(verb.stem, irregular),
+                "myeon": lambda: myeon_word(verb.stem, irregular)}[form]()
+        return "".join(word)
+
+    def _ambiguous(self, form: str) -> frozenset[str]:
+        """The stems whose `form` word another stem or a noun also writes."""
+        cache = self.__dict__.setdefault("_ambiguous_cache", {})
+        if form not in cache:
+            stems: dict[str, set[str]] = {}
+            for verb in self.lexicon.verbs:
+                stems.setdefault(self._form_of(form, verb), set()).add(verb.stem)
+            nouns = {n.ko for n in self.lexicon.common_nouns + self.lexicon.places + self.lexicon.names}
+            cache[form] = frozenset(stem for word, found in stems.items() if len(found) > 1 or word in nouns
+                                    for stem in found)
+        return cache[form]
 
     def _final_predicate(self, verb: Verb, tense: str, question: bool, register: str, subject: NounPhrase
                          ) -> tuple[Phrase, int]:
@@ -904,6 +945,8 @@ class Learner3Grammar(Learner2Grammar):
         elders = [n for n in self.lexicon.common_nouns if n.ko in ELDERS]
         noun = self.rng.choice(elders)
         determiner = self._determiner(0.5) or self.rng.random() < 0.3
+        if noun.plural_only and determiner not in (True, False) and determiner[1] in ("this", "that"):
+            determiner = True  # 저 부모님: not "that parents"
         # a bare elder reads "the teacher" (not "a teacher": one speaks of a known person)
         subject = common_phrase(noun, role, None, determiner, None) if determiner else bare_the_phrase(noun, role)
         if self.rng.random() < 0.5:
@@ -920,7 +963,7 @@ class Learner3Grammar(Learner2Grammar):
         question = self.rng.random() < 0.25
         negated = not question and self.rng.random() < 0.35
         subject = self._subject(question=question)
-        verb = self._verb(("transitive", "intransitive", "motion"))
+        verb = self._clause_verb(("transitive", "intransitive", "motion"), form="can")
         obj, place = self._object(verb), self._place_for(verb)
         predicate = Phrase()
         lexical = predicate.add_ko(future_adnominal_word(verb))
@@ -1007,6 +1050,7 @@ class Learner3Grammar(Learner2Grammar):
             subject = self._dropped_subject_statement()
         else:
             subject = pronoun_phrase(self.rng.choice(self.lexicon.pronouns), self.rng.choice(["topic", "subject"]))
+        self._last_subject = subject
         clause = Phrase()
         korean1: list[Phrase | None] = []
         rest1: list[Phrase | None] = []
@@ -1019,7 +1063,7 @@ class Learner3Grammar(Learner2Grammar):
             clause.add_en(adjective.en, index)
             first_stem = ""
         else:
-            first = self._clause_verb(("transitive", "intransitive", "motion"))
+            first = self._clause_verb(("transitive", "intransitive", "motion"), form="myeon")
             obj1, place1 = self._object(first), self._place_for(first)
             korean1 = [place1, obj1.phrase if obj1 else None]
             rest1 = [obj1.phrase if obj1 else None, place1]
@@ -1042,7 +1086,8 @@ class Learner3Grammar(Learner2Grammar):
 
     def _dropped_subject_statement(self) -> NounPhrase:
         self._question = False
-        return self._dropped_subject()
+        self._last_subject = self._dropped_subject()
+        return self._last_subject
 
     # -- -기 전에 / -(으)ㄴ 후에: before / after V-ing --
 
@@ -1052,12 +1097,12 @@ class Learner3Grammar(Learner2Grammar):
         tense = self.rng.choice(["past", "past", "present", "future"])
         question = self.rng.random() < 0.15
         subject = self._subject(question=question)
-        first = self._clause_verb(("transitive", "intransitive", "motion"))
+        before = self.rng.random() < 0.5
+        first = self._clause_verb(("transitive", "intransitive", "motion"), form="gi" if before else "adnominal")
         second = self._clause_verb(("transitive", "intransitive", "motion"), exclude=first.stem)
         obj1, place1 = self._object(first), self._place_for(first)
         obj2, place2 = self._object(second), self._place_for(second)
         clause = Phrase()
-        before = self.rng.random() < 0.5
         lexical = clause.add_ko(gi_word(first.stem) if before else
                                 past_adnominal(first.stem, eu_class(first, self.GRAMMAR)))
         connective = clause.add_ko(GI_BEFORE if before else AFTER)
@@ -1068,7 +1113,10 @@ class Learner3Grammar(Learner2Grammar):
                                                                      obj1.phrase if obj1 else None, place1])
         korean = [subject.phrase, place1, obj1.phrase if obj1 else None, clause, place2,
                   obj2.phrase if obj2 else None, predicate]
-        return self._assemble(korean, order, self._time(tense), question)
+        time = self._time(tense)
+        if time is not None and (GI_BEFORE in time.ko or AFTER in time.ko):
+            time = None  # 수업 후에 ... 먹은 후에: one 전에/후에 a sentence
+        return self._assemble(korean, order, time, question)
 
     # -- -(으)러 가다/오다: go somewhere to V --
 
@@ -1079,7 +1127,7 @@ class Learner3Grammar(Learner2Grammar):
         tense = self.rng.choice(["past", "past", "present", "future"])
         question = self.rng.random() < 0.2
         subject = self._subject(question=question)
-        verb = self._verb(("transitive", "intransitive"))
+        verb = self._clause_verb(("transitive",) if self.rng.random() < 0.8 else ("intransitive",), form="reo")
         obj = self._object(verb)
         purpose = Phrase()
         index = purpose.add_ko(reo_word(verb.stem, eu_class(verb, self.GRAMMAR)))
@@ -1131,7 +1179,7 @@ class Learner3Grammar(Learner2Grammar):
         negated = not question and self.rng.random() < 0.4
         subject = self._subject(question=question)
         verbs = [v for v in self.lexicon.transitive + self.lexicon.intransitive
-                 if "person" in v.subjects and past_participle(v)]
+                 if "person" in v.subjects and past_participle(v) and v.stem not in self._ambiguous("adnominal")]
         verbs += [v for v in self.lexicon.motion if v.stem == "가"]
         verb = self.rng.choice(verbs)
         obj = self._object(verb)
@@ -1164,8 +1212,13 @@ class Learner3Grammar(Learner2Grammar):
 
     # -- -지 마세요: do not V --
 
+    def _addressee(self, person: int) -> None:
+        """The unsaid subject of a request (2: you) or a suggestion (1: we), so no object is that pronoun."""
+        self._last_subject = NounPhrase(Phrase(), person, person == 1)
+
     def _dont(self, register: str) -> SentencePair:
         """[OBJ] V-지 마세요 -> Please do not V [OBJ]; 마 / 마라 -> Do not V (please, do, not -> 마세요; V -> V-지)."""
+        self._addressee(2)
         verb = self._verb(("transitive", "intransitive", "motion"))
         obj, place = self._object(verb), self._place_for(verb)
         predicate = Phrase()
@@ -1184,6 +1237,7 @@ class Learner3Grammar(Learner2Grammar):
 
     def _lets(self, register: str) -> SentencePair:
         """[우리] [같이] [OBJ] V-(으)ㅂ시다 -> Let's V [OBJ] [together] (Let's and V -> V-(으)ㅂ시다)."""
+        self._addressee(1)
         verb = self._verb(("transitive", "intransitive", "motion"))
         obj, place = self._object(verb), self._place_for(verb)
         we, together = Phrase(), Phrase()
@@ -1203,6 +1257,7 @@ class Learner3Grammar(Learner2Grammar):
 
     def _please_do(self, register: str) -> SentencePair:
         """[OBJ] V-(으)세요 -> Please V [OBJ] (a polite request; 드세요: please eat / drink); please, V -> the word."""
+        self._addressee(2)
         verb = self._verb(("transitive", "intransitive", "motion"))
         while verb.stem == "자":  # 주무세요 is "good night", not a request
             verb = self._verb(("transitive", "intransitive", "motion"))

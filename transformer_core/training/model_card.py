@@ -16,7 +16,7 @@ from transformer_core.io.loading import save_model_dir
 from transformer_core.models.config import TransformerConfig
 from transformer_core.models.rnn import RNNConfig
 from transformer_core.tasks import has_core_grammar, task_stream
-from transformer_core.tasks.texts import EVERYDAY_NOTES, LEARNER2_NOTES, LEARNER_NOTES
+from transformer_core.tasks.texts import EVERYDAY_NOTES, LEARNER2_NOTES, LEARNER3_NOTES, LEARNER_NOTES
 from transformer_core.training.loop import TrainResult
 from transformer_core.training.recipes import RECIPES, TrainSettings, recipe_data
 
@@ -87,9 +87,9 @@ def data_notes(task: str) -> str:
     if not data.grammar:
         return data.card_notes
     from transformer_core.data.lexicon import FULL
-    from transformer_core.data.vocabulary import ko_en_vocabulary
+    from transformer_core.data.vocabulary import EXTENDED, ko_en_vocabulary
 
-    if data.whole_grammar in ("everyday", "learner", "learner2"):
+    if data.whole_grammar in EXTENDED:
         from transformer_core.data.ko_en_forms import grammar_lexicon
 
         lexicon = grammar_lexicon(data.whole_grammar)
@@ -102,20 +102,26 @@ def data_notes(task: str) -> str:
         pronouns=len(lexicon.pronouns), verbs=len(verbs), adjectives=len(lexicon.adjectives),
         times=len(lexicon.time_words), adverbs=len(lexicon.degree_adverbs) + len(lexicon.manner_adverbs),
         vocab=len(vocabulary))
-    if data.whole_grammar in ("everyday", "learner", "learner2"):
+    if data.whole_grammar in EXTENDED:
         everyday = EVERYDAY_NOTES.format(added=len(ko_en_vocabulary(grammar="everyday"))
                                          - len(ko_en_vocabulary(grammar="full")))
         if data.whole_grammar != "everyday":  # the learner model continued from the everyday one
             everyday = everyday.replace("so this model continued", "so the everyday model continued")
         notes += "\n\n" + everyday
-    if data.whole_grammar in ("learner", "learner2"):
+    if data.whole_grammar in ("learner", "learner2", "learner3"):
         learner = LEARNER_NOTES.format(added=len(ko_en_vocabulary(grammar="learner"))
                                        - len(ko_en_vocabulary(grammar="everyday")))
-        if data.whole_grammar == "learner2":  # the learner2 model continues from the learner one
+        if data.whole_grammar != "learner":  # the learner2 model continued from the learner one
             learner = learner.replace("so this model continued", "so the learner model continued")
         notes += "\n\n" + learner
-    if data.whole_grammar == "learner2":
-        notes += "\n\n" + LEARNER2_NOTES.format(added=len(vocabulary) - len(ko_en_vocabulary(grammar="learner")))
+    if data.whole_grammar in ("learner2", "learner3"):
+        learner2 = LEARNER2_NOTES.format(added=len(ko_en_vocabulary(grammar="learner2"))
+                                         - len(ko_en_vocabulary(grammar="learner")))
+        if data.whole_grammar == "learner3":  # the learner3 model continues from the learner2 one
+            learner2 = learner2.replace("so\nthis model continued", "so\nthe learner2 model continued")
+        notes += "\n\n" + learner2
+    if data.whole_grammar == "learner3":
+        notes += "\n\n" + LEARNER3_NOTES.format(added=len(vocabulary) - len(ko_en_vocabulary(grammar="learner2")))
     return notes
 
 
