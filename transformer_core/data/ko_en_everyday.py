@@ -1283,9 +1283,9 @@ class Learner3Grammar(Learner2Grammar):
         question = self.rng.random() < 0.2
         subject = self._elder(self.rng.choice(["topic", "subject"]))
         verb = self._verb(("transitive", "intransitive", "motion"))
-        if self.rng.random() < 0.25:  # the suppletive verbs more often: they are the ones learners get wrong
-            verb = self.rng.choice([v for v in self.lexicon.verbs if v.stem in HONORIFIC_BASES
-                                    and "person" in v.subjects])
+        suppletive = [v for v in self.lexicon.verbs if v.stem in HONORIFIC_BASES and "person" in v.subjects]
+        if suppletive and self.rng.random() < 0.25:  # the suppletive verbs more often: learners get them wrong
+            verb = self.rng.choice(suppletive)
         obj, place = self._object(verb), self._place_for(verb)
         base, irregular = honorific_base(verb)
         words = honorific_words(base, tense, question, register, irregular)
