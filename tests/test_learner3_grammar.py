@@ -21,12 +21,15 @@ from transformer_core.data.ko_en import common_phrase, name_phrase, place_phrase
 from transformer_core.data.ko_en_everyday import Learner2Grammar, Learner3Grammar, generate_pairs, ko_en_grammar
 from transformer_core.data.ko_en_forms import (
     bsida_word,
+    do_word,
     learner2_lexicon,
     learner3_lexicon,
     myeon_word,
     past_adnominal,
     past_participle,
     reo_word,
+    ryeogo_word,
+    ttae_words,
 )
 from transformer_core.data.tokenization import TRAINING_GRAMMAR, build_ko_en_tokenizer
 from transformer_core.data.vocabulary import EXTENDED, ko_en_vocabulary
@@ -157,6 +160,17 @@ EAT = dict(transitive=[("먹", "eat")], nouns=["사과"], motion=["가"], places
      "Let's make a cake together."),
     ("lets", dict(motion=["가"], places=["학교"]), "", "polite", "학교에 갑시다.", "Let's go to the school."),
     ("please_do", EAT, "", "polite", "사과를 드세요.", "Please eat an apple."),
+    ("may", EAT, "", "polite", "사과를 먹어도 돼요?", "May I eat an apple?"),
+    ("may", EAT, "", "polite", "사과를 먹어도 돼요.", "You may eat an apple."),
+    ("may", EAT, "", "formal", "민수는 사과를 먹어도 됩니다.", "Minsu may eat an apple."),
+    ("must_not", EAT, "", "polite", "사과를 먹으면 안 돼요.", "You must not eat an apple."),
+    ("must_not", EAT, "", "formal", "민수는 사과를 먹으면 안 됩니다.", "Minsu must not eat an apple."),
+    ("in_order_to", dict(transitive=[("사", "buy")], nouns=["사과"], motion=["가"], places=["시장"]), "사", "polite",
+     "민수는 사과를 사려고 시장에 갔어요.", "Minsu went to the market to buy an apple."),
+    ("in_order_to", dict(transitive=[("만들", "make")], nouns=["케이크"], motion=["가"], places=["시장"]), "만들",
+     "polite", "민수는 케이크를 만들려고 시장에 갔어요.", "Minsu went to the market to make a cake."),
+    ("when", EAT, "먹", "polite", "사과를 먹을 때 학교에 가요.", "When I eat an apple , I go to the school."),
+    ("when", EAT, "먹", "polite", "사과를 먹었을 때 학교에 갔어요.", "When I ate an apple , I went to the school."),
     ("please_do", dict(transitive=[("돕", "help")], nouns=["할머니"]), "", "formal", "할머니를 도우십시오.",
      "Please help a grandmother."),
 ])
@@ -222,6 +236,10 @@ def _links(pair) -> dict[str, set[str]]:
      {"has": {"없어요"}, "never": {"적이", "없어요"}, "eaten": {"먹은"}}),
     ("and_then", EAT, "먹", "민수는 사과를 먹고 학교에 갔어요.",
      {"ate": {"먹고"}, "and": {"먹고"}, "went": {"갔어요"}, "to": {"학교에"}}),
+    ("may", EAT, "", "사과를 먹어도 돼요?", {"May": {"돼요"}, "I": set(), "eat": {"먹어도"}, "apple": {"사과를"}}),
+    ("must_not", EAT, "", "사과를 먹으면 안 돼요.", {"must": {"돼요"}, "not": {"안"}, "eat": {"먹으면"}}),
+    ("when", EAT, "먹", "사과를 먹었을 때 학교에 갔어요.",
+     {"When": {"때"}, "ate": {"먹었을"}, "went": {"갔어요"}, ",": set()}),
     ("dont", EAT, "", "사과를 먹지 마세요.",
      {"Please": {"마세요"}, "do": {"마세요"}, "not": {"마세요"}, "eat": {"먹지"}}),
 ])
@@ -249,6 +267,21 @@ def test_syllabus_endings_conjugate_as_a_textbook_writes_them(stem, irregular, a
     assert "".join(bsida_word(stem, irregular)) == bsida
     assert "".join(reo_word(stem, irregular)) == reo
     assert "".join(myeon_word(stem, irregular)) == myeon
+
+
+@pytest.mark.parametrize(("stem", "irregular", "ryeogo", "do", "when", "when_past"), [
+    ("먹", "", "먹으려고", "먹어도", "먹을 때", "먹었을 때"),
+    ("사", "", "사려고", "사도", "살 때", "샀을 때"),
+    ("만들", "", "만들려고", "만들어도", "만들 때", "만들었을 때"),
+    ("듣", "ㄷ", "들으려고", "들어도", "들을 때", "들었을 때"),
+    ("돕", "ㅂ", "도우려고", "도와도", "도울 때", "도왔을 때"),
+    ("공부하", "", "공부하려고", "공부해도", "공부할 때", "공부했을 때"),
+])
+def test_purpose_permission_and_when_endings_conjugate_as_a_textbook_writes_them(stem, irregular, ryeogo, do, when,
+                                                                                 when_past):
+    verb = next(v for v in learner3_lexicon().verbs if v.stem == stem)
+    assert "".join(ryeogo_word(stem, irregular)) == ryeogo and "".join(do_word(stem, verb.past_stem)) == do
+    assert [" ".join("".join(w) for w in ttae_words(verb, t)) for t in ("present", "past")] == [when, when_past]
 
 
 def test_past_participles_are_english_ones():

@@ -58,6 +58,7 @@ from transformer_core.data.ko_en_forms import (
     aseo_word,
     auxiliary_words,
     bsida_word,
+    do_word,
     eu_class,
     eu_ending,
     future_adnominal_word,
@@ -79,7 +80,9 @@ from transformer_core.data.ko_en_forms import (
     present_participle,
     rae_word,
     reo_word,
+    ryeogo_word,
     takes_eu_endings,
+    ttae_words,
     verb_form,
     ya_word,
 )
@@ -879,7 +882,8 @@ class Learner3Grammar(Learner2Grammar):
     GRAMMAR: ClassVar[str] = LEARNER3_GRAMMAR
     KINDS: ClassVar[dict[str, int]] = {
         **EverydayGrammar.KINDS, "can": 4, "must": 4, "and_then": 4, "if": 3, "before_after": 4, "go_to_do": 3,
-        "tried": 2, "experience": 3, "dont": 2, "lets": 2, "please_do": 2, "honorific_stay": 2}
+        "tried": 2, "experience": 3, "dont": 2, "lets": 2, "please_do": 2, "honorific_stay": 2,
+        "may": 2, "must_not": 2, "in_order_to": 2, "when": 3}
 
     # -- shared pieces --
 
@@ -1088,6 +1092,108 @@ class Learner3Grammar(Learner2Grammar):
         self._question = False
         self._last_subject = self._dropped_subject()
         return self._last_subject
+
+    # -- -아/어도 되다: may --
+
+    def _may(self, register: str) -> SentencePair:
+        """[S] [OBJ] V-아/어도 돼요? -> May I V [OBJ]? (a dropped subject asks for oneself); V-아/어도 돼요 -> You may V
+        [OBJ]; 민수는 가도 돼요 -> Minsu may go. may -> 되다's word; V -> V-아/어도."""
+        question = self.rng.random() < 0.6
+        if self.rng.random() < 0.5:
+            subject = NounPhrase(Phrase(), 1 if question else 2, False)
+            subject.phrase.add_en("I" if question else "you")
+            self._last_subject = subject
+        else:
+            subject = self._subject(drop=0.0, question=question)
+        verb = self._verb(("transitive", "intransitive", "motion"))
+        obj, place = self._object(verb), self._place_for(verb)
+        predicate = Phrase()
+        lexical = predicate.add_ko(do_word(verb.stem, verb.past_stem))
+        for word in auxiliary_words("되", "됐", "present", question, register, action=True):
+            aux = predicate.add_ko(word)
+        predicate.add_en("may", aux)
+        predicate.add_en(verb.en_base, lexical)
+        order = self._english_order(subject, predicate, 1 if question else 0, [obj.phrase if obj else None, place])
+        return self._assemble([subject.phrase, place, obj.phrase if obj else None, predicate], order, None, question)
+
+    # -- -(으)면 안 되다: must not --
+
+    def _must_not(self, register: str) -> SentencePair:
+        """[S] [OBJ] V-(으)면 안 돼요 -> You must not V [OBJ] (a dropped subject is "you"); 민수는 ... -> Minsu must
+        not V. must -> 되다's word; not -> 안; V -> V-(으)면."""
+        if self.rng.random() < 0.5:
+            subject = NounPhrase(Phrase(), 2, False)
+            subject.phrase.add_en("you")
+            self._last_subject = subject
+        else:
+            subject = self._subject(drop=0.0)
+        verb = self._clause_verb(("transitive", "intransitive", "motion"), form="myeon")
+        obj, place = self._object(verb), self._place_for(verb)
+        predicate = Phrase()
+        lexical = predicate.add_ko(myeon_word(verb.stem, eu_class(verb, self.GRAMMAR)))
+        negation = predicate.add_ko("안")
+        for word in auxiliary_words("되", "됐", "present", False, register, action=True):
+            aux = predicate.add_ko(word)
+        predicate.add_en("must", aux)
+        predicate.add_en("not", negation)
+        predicate.add_en(verb.en_base, lexical)
+        order = self._english_order(subject, predicate, 0, [obj.phrase if obj else None, place])
+        return self._assemble([subject.phrase, place, obj.phrase if obj else None, predicate], order, None, False)
+
+    # -- -(으)려고: in order to --
+
+    def _in_order_to(self, register: str) -> SentencePair:
+        """S [OBJ1] V1-(으)려고 [OBJ2] V2 -> S V2 [OBJ2] to V1 [OBJ1] (to and V1 -> V1-(으)려고)."""
+        tense = self.rng.choice(["past", "past", "present", "future"])
+        question = self.rng.random() < 0.15
+        subject = self._subject(question=question)
+        first = self._clause_verb(("transitive",) if self.rng.random() < 0.8 else ("intransitive",))
+        second = self._clause_verb(("transitive", "intransitive", "motion"), exclude=first.stem)
+        obj1, obj2, place2 = self._object(first), self._object(second), self._place_for(second)
+        purpose = Phrase()
+        index = purpose.add_ko(ryeogo_word(first.stem, eu_class(first, self.GRAMMAR)))
+        purpose.add_en("to", index)
+        purpose.add_en(first.en_base, index)
+        predicate, n_before = self._final_predicate(second, tense, question, register, subject)
+        order = self._english_order(subject, predicate, n_before, [obj2.phrase if obj2 else None, place2, purpose,
+                                                                     obj1.phrase if obj1 else None])
+        korean = [subject.phrase, obj1.phrase if obj1 else None, purpose, place2, obj2.phrase if obj2 else None,
+                  predicate]
+        return self._assemble(korean, order, self._time(tense), question)
+
+    # -- -(으)ㄹ 때: when --
+
+    def _when(self, register: str) -> SentencePair:
+        """[S] [OBJ1] V1-(으)ㄹ 때 [OBJ2] V2 -> When S V1 [OBJ1] , S V2 [OBJ2] (habitual present); V1-았/었을 때
+        ... V2-ed -> When S V1-ed ..., S V2-ed. When -> 때; V1 -> V1's word. The subject is a pronoun (or
+        dropped: I), said again unaligned."""
+        tense = self.rng.choice(["present", "past"])
+        if self.rng.random() < 0.3:
+            subject = self._dropped_subject_statement()
+        else:
+            subject = pronoun_phrase(self.rng.choice(self.lexicon.pronouns), self.rng.choice(["topic", "subject"]))
+            self._last_subject = subject
+        first = self._clause_verb(("transitive", "intransitive", "motion"), form="can" if tense == "present" else "")
+        second = self._clause_verb(("transitive", "intransitive", "motion"), exclude=first.stem)
+        obj1, place1 = self._object(first), self._place_for(first)
+        obj2, place2 = self._object(second), self._place_for(second)
+        clause = Phrase()
+        verb_index, when = (clause.add_ko(word) for word in ttae_words(first, tense))
+        clause.add_en("when", when)
+        english_first = first.en_past if tense == "past" else verb_form(first.en_base, "present", subject.person,
+                                                                         subject.plural)
+        clause.add_en(english_first, verb_index)
+        again = Phrase()
+        again.add_en(",")
+        again.add_en(subject.phrase.en[0] if subject.phrase.en[0] in PRONOUNS else "I")
+        predicate, _ = self._final_predicate(second, tense, False, register, subject)
+        order = [(clause, slice(0, 1)), (subject.phrase, slice(None)), (clause, slice(1, None))]
+        order += [(p, slice(None)) for p in (obj1.phrase if obj1 else None, place1) if p is not None]
+        order += [(again, slice(None)), (predicate, slice(None))]
+        order += [(p, slice(None)) for p in (obj2.phrase if obj2 else None, place2) if p is not None]
+        korean = [subject.phrase, place1, obj1.phrase if obj1 else None, clause, again, place2,
+                  obj2.phrase if obj2 else None, predicate]
+        return self._assemble(korean, order, None, False)
 
     # -- -기 전에 / -(으)ㄴ 후에: before / after V-ing --
 

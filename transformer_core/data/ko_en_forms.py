@@ -76,7 +76,7 @@ def eu_ending(stem: str, ending: str, irregular: str = "") -> Word:
         return piece_word(base, ("으" if eu else "") + ending, stem)
     final = hangul.final_consonant(stem)
     if final == hangul.FINAL_RIEUL:
-        base = stem if ending.startswith(("면", "러")) else hangul.drop_rieul(stem)
+        base = stem if ending.startswith(("면", "러", "려")) else hangul.drop_rieul(stem)
         return piece_word(base, ending, stem)
     if final != hangul.FINAL_NONE:
         return piece_word(stem, "으" + ending, stem)
@@ -303,6 +303,7 @@ HONORIFIC_BASES = {"먹": "드", "마시": "드", "자": "주무", "말하": "�
 STAY_BASE = "계"  # 계시다: 할머니는 집에 계세요 (an elder is at a place)
 GI_BEFORE, AFTER = ("전", "에"), ("후", "에")  # -기 전에 (before V-ing), -(으)ㄴ 후에 (after V-ing)
 SU, JEOK = ("수",), ("적", "이")  # -(으)ㄹ 수 있다 (can), -(으)ㄴ 적이 있다 (have V-ed)
+TTAE = ("때",)  # -(으)ㄹ 때 (when)
 DONT_ENDINGS = {"polite": ("마", "세요"), "formal": ("마십", "시오"), "banmal": ("마",), "plain": ("마", "라")}
 # English past participles that differ from the simple past (the lexicon writes only the past): eaten, gone ...
 PAST_PARTICIPLES = {
@@ -379,6 +380,23 @@ def myeon_word(stem: str, irregular: str = "") -> Word:
     return eu_ending(stem, "면", irregular)
 
 
+def ryeogo_word(stem: str, irregular: str = "") -> Word:
+    """-(으)려고 (in order to): 먹으려고, 사려고, 만들려고, 들으려고 (ㄷ), 도우려고 (ㅂ)."""
+    return eu_ending(stem, "려고", irregular)
+
+
+def do_word(stem: str, past: str) -> Word:
+    """-아/어도 before 되다 (may): 먹어도, 가도, 공부 + 해도."""
+    return piece_word(infinitive(past), "도", stem)
+
+
+def ttae_words(verb: Verb, tense: str) -> list[Word]:
+    """-(으)ㄹ 때 (when): 먹을 때, 갈 때, 들을 때 (ㄷ); past 먹었을 때, 갔을 때."""
+    if tense == "past":
+        return [piece_word(verb.past_stem, "을", verb.stem), TTAE]
+    return [future_adnominal_word(verb), TTAE]
+
+
 def bsida_word(stem: str, irregular: str = "") -> Word:
     """-(으)ㅂ시다 (let's, to a group): 먹읍시다, 갑시다, 만듭시다 (ㄹ drops), 들읍시다 (ㄷ), 도웁시다 (ㅂ)."""
     base, eu = hangul.eu_stem(stem, irregular)
@@ -394,7 +412,8 @@ def honorific_base(verb: Verb) -> tuple[str, str]:
     return verb.stem, eu_class(verb, LEARNER3_GRAMMAR)
 
 
-SYLLABUS_ENGLISH = ("if", "If", "before", "after", "never", "ever", "tried", "try", "Try", "been", "Have", "Has",
+SYLLABUS_ENGLISH = ("when", "When", "may", "May", "must", "if", "If",
+                    "before", "after", "never", "ever", "tried", "try", "Try", "been", "Have", "Has",
                     "has", "have", "had", "Can", "Could", "can", "could", "Please", "please", "Let's", "not", "Do",
                     "do", "and", "to", "will", "there", ",", "is", "are", "was", "were", "Is", "Are", "Was",
                     "Were", "home", "at")
@@ -404,7 +423,7 @@ def syllabus_korean_words(lexicon: Lexicon, grammar: str = LEARNER3_GRAMMAR) -> 
     """Every Korean word (as pieces) the syllabus constructions write, for every verb and adjective of `lexicon`."""
     from itertools import product
 
-    words: set[Word] = {GI_BEFORE, AFTER, SU, JEOK, *DONT_ENDINGS.values()}
+    words: set[Word] = {GI_BEFORE, AFTER, SU, JEOK, TTAE, ("안",), *DONT_ENDINGS.values()}
     words.update((elder, particle) for elder in ELDERS for particle in ("께서", "께서는"))
     for tense, question, register in product(("past", "present", "future"), (False, True), REGISTERS):
         for stem, past, action in (("하", "했", True), ("되", "됐", True), ("보", "봤", True)):
@@ -417,7 +436,8 @@ def syllabus_korean_words(lexicon: Lexicon, grammar: str = LEARNER3_GRAMMAR) -> 
         words.update({past_adnominal(stem, irregular), future_adnominal_word(verb), ya_word(stem, past),
                       gi_word(stem), reo_word(stem, irregular), myeon_word(stem, irregular),
                       bsida_word(stem, irregular), go_word(stem), ji_word(stem),
-                      piece_word(infinitive(past), "", stem)})
+                      piece_word(infinitive(past), "", stem), ryeogo_word(stem, irregular), do_word(stem, past),
+                      *ttae_words(verb, "past"), *ttae_words(verb, "present")})
         base, base_irregular = honorific_base(verb)
         words.add(eu_ending(base, "십시오", base_irregular))  # -(으)십시오: please (formal)
         for tense, question, register in product(("past", "present", "future"), (False, True), REGISTERS):
