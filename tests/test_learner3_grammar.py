@@ -362,3 +362,22 @@ def test_the_environment_picks_learner3_for_one_training_run_and_its_card_says_w
     assert f"({added} tokens), so this model continued from the\nlearner2 model's weights" in notes
     assert "so\nthe learner2 model continued from the learner model's weights" in notes
     assert "-(으)ㄹ 수 있다/없다 (can, cannot)" in notes
+
+
+SYLLABUS_SENTENCES = ("민수는 사과를 먹을 수 있어요.", "민수는 사과를 먹어야 해요.", "할머니께서 저녁을 드세요.",
+                      "사과를 먹은 적이 있어요?", "학교에 가기 전에 사과를 먹었어요.", "사과를 먹지 마세요.",
+                      "같이 학교에 갑시다.", "사과를 먹으면 안 돼요.", "사과를 먹었을 때 학교에 갔어요.",
+                      "민수는 사과를 사러 시장에 갔어요.", "사과를 먹어도 돼요?", "할머니는 집에 계세요.")
+
+
+def test_the_learner3_recogniser_reads_sentences_learner2_called_outside_its_training():
+    """Typed sentences of the new constructions (written here): learner2's tokenizer and recogniser name an unknown
+    word or construction in each; learner3's in none."""
+    from transformer_core.data.recogniser import outside_word_indices
+
+    for grammar, inside in (("learner2", False), ("learner3", True)):
+        tokenizer = build_ko_en_tokenizer(grammar=grammar)
+        for sentence in SYLLABUS_SENTENCES:
+            pieces = tokenizer.convert_ids_to_tokens(tokenizer(sentence)["input_ids"][:-1])
+            known = "<unk>" not in pieces and not outside_word_indices(pieces, grammar)
+            assert known is inside, (grammar, sentence, pieces)
