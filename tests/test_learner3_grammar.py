@@ -70,7 +70,8 @@ def _lexicon(**fields):
             "intransitive": lambda v: (v.stem, v.en_base) in fields.get("intransitive", ()),
             "motion": lambda v: v.stem in fields.get("motion", ()),
             "common_nouns": lambda n: n.ko in fields.get("nouns", ()),
-            "places": lambda n: n.ko in fields.get("places", ())}
+            "places": lambda n: n.ko in fields.get("places", ()),
+            "names": lambda n: n.ko in fields.get("names", (n.ko,))}
     return dataclasses.replace(lexicon, **{name: [e for e in getattr(lexicon, name) if keep(e)]
                                            for name, keep in pick.items()})
 
@@ -118,6 +119,7 @@ def _written(grammar: Learner3Grammar, kind: str, registers=("polite",), n: int 
 
 
 EAT = dict(transitive=[("먹", "eat")], nouns=["사과"], motion=["가"], places=["학교"])
+MADE = dict(transitive=[("먹", "eat"), ("만들", "make")], nouns=["케이크"], names=["지수"])
 
 
 @pytest.mark.parametrize(("kind", "fields", "first", "register", "korean", "english"), [
@@ -169,6 +171,9 @@ EAT = dict(transitive=[("먹", "eat")], nouns=["사과"], motion=["가"], places
      "민수는 사과를 사려고 시장에 갔어요.", "Minsu went to the market to buy an apple."),
     ("in_order_to", dict(transitive=[("만들", "make")], nouns=["케이크"], motion=["가"], places=["시장"]), "만들",
      "polite", "민수는 케이크를 만들려고 시장에 갔어요.", "Minsu went to the market to make a cake."),
+    ("relative", MADE, "먹", "polite", "민수는 지수가 만든 케이크를 먹었어요.", "Minsu ate the cake that Jisu made."),
+    ("relative", MADE, "먹", "plain", "민수는 지수가 만드는 케이크를 먹을 것이다.",
+     "Minsu will eat the cake that Jisu makes."),
     ("when", EAT, "먹", "polite", "사과를 먹을 때 학교에 가요.", "When I eat an apple , I go to the school."),
     ("when", EAT, "먹", "polite", "사과를 먹었을 때 학교에 갔어요.", "When I ate an apple , I went to the school."),
     ("please_do", dict(transitive=[("돕", "help")], nouns=["할머니"]), "", "formal", "할머니를 도우십시오.",
@@ -238,6 +243,8 @@ def _links(pair) -> dict[str, set[str]]:
      {"ate": {"먹고"}, "and": {"먹고"}, "went": {"갔어요"}, "to": {"학교에"}}),
     ("may", EAT, "", "사과를 먹어도 돼요?", {"May": {"돼요"}, "I": set(), "eat": {"먹어도"}, "apple": {"사과를"}}),
     ("must_not", EAT, "", "사과를 먹으면 안 돼요.", {"must": {"돼요"}, "not": {"안"}, "eat": {"먹으면"}}),
+    ("relative", MADE, "먹", "민수는 지수가 만든 케이크를 먹었어요.",
+     {"ate": {"먹었어요"}, "the": set(), "cake": {"케이크를"}, "that": {"만든"}, "Jisu": {"지수가"}, "made": {"만든"}}),
     ("when", EAT, "먹", "사과를 먹었을 때 학교에 갔어요.",
      {"When": {"때"}, "ate": {"먹었을"}, "went": {"갔어요"}, ",": set()}),
     ("dont", EAT, "", "사과를 먹지 마세요.",
@@ -367,7 +374,8 @@ def test_the_environment_picks_learner3_for_one_training_run_and_its_card_says_w
 SYLLABUS_SENTENCES = ("민수는 사과를 먹을 수 있어요.", "민수는 사과를 먹어야 해요.", "할머니께서 저녁을 드세요.",
                       "사과를 먹은 적이 있어요?", "학교에 가기 전에 사과를 먹었어요.", "사과를 먹지 마세요.",
                       "같이 학교에 갑시다.", "사과를 먹으면 안 돼요.", "사과를 먹었을 때 학교에 갔어요.",
-                      "민수는 사과를 사러 시장에 갔어요.", "사과를 먹어도 돼요?", "할머니는 집에 계세요.")
+                      "민수는 사과를 사러 시장에 갔어요.", "사과를 먹어도 돼요?", "할머니는 집에 계세요.",
+                      "나는 민수가 만든 케이크를 먹었어요.")
 
 
 def test_the_learner3_recogniser_reads_sentences_learner2_called_outside_its_training():

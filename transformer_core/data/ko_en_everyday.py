@@ -77,6 +77,7 @@ from transformer_core.data.ko_en_forms import (
     past_adnominal,
     past_participle,
     piece_word,
+    present_adnominal,
     present_participle,
     rae_word,
     reo_word,
@@ -883,7 +884,7 @@ class Learner3Grammar(Learner2Grammar):
     KINDS: ClassVar[dict[str, int]] = {
         **EverydayGrammar.KINDS, "can": 4, "must": 4, "and_then": 4, "if": 3, "before_after": 4, "go_to_do": 3,
         "tried": 2, "experience": 3, "dont": 2, "lets": 2, "please_do": 2, "honorific_stay": 2,
-        "may": 2, "must_not": 2, "in_order_to": 2, "when": 3}
+        "may": 2, "must_not": 2, "in_order_to": 2, "when": 3, "relative": 3}
 
     # -- shared pieces --
 
@@ -912,12 +913,11 @@ class Learner3Grammar(Learner2Grammar):
 
     # A construction's word for a verb; two stems writing the same word (사다 and 살다: 산, 살; 끄다 and 끌다: 끈)
     # or a noun spelled alike (산 mountain, 딸 daughter, 지은 Jieun) would teach one Korean word two meanings.
-    FORMS: ClassVar[dict[str, str]] = {"adnominal": "past_adnominal", "gi": "gi_word", "can": "future_adnominal_word",
-                                       "reo": "reo_word", "myeon": "myeon_word"}
 
     def _form_of(self, form: str, verb: Verb) -> str:
         irregular = eu_class(verb, self.GRAMMAR)
         word = {"adnominal": lambda: past_adnominal(verb.stem, irregular), "gi": lambda: gi_word(verb.stem),
+                "adnominal_present": lambda: present_adnominal(verb.stem, irregular),
                 "can": lambda: future_adnominal_word(verb), "reo": lambda: reo_word(verb.stem, irregular),
                 "myeon": lambda: myeon_word(verb.stem, irregular)}[form]()
         return "".join(word)
@@ -1194,6 +1194,48 @@ class Learner3Grammar(Learner2Grammar):
         korean = [subject.phrase, place1, obj1.phrase if obj1 else None, clause, again, place2,
                   obj2.phrase if obj2 else None, predicate]
         return self._assemble(korean, order, None, False)
+
+    # -- adnominal -(으)ㄴ / -는: the N that S V-ed --
+
+    def _relative(self, register: str) -> SentencePair:
+        """S [S2가] V1-(으)ㄴ N을 V2 -> S V2 the N that S2 V1-ed (-는: that S2 V1-s): 나는 민수가 만든 케이크를
+        먹었어요 -> I ate the cake that Minsu made. that and V1 -> V1's word; the unaligned; S2 -> S2가."""
+        tense = self.rng.choice(["past", "past", "present", "future"])
+        question = self.rng.random() < 0.15
+        subject = self._subject(question=question)
+        past = self.rng.random() < 0.7
+        form = "adnominal" if past else "adnominal_present"
+        for _ in range(50):
+            main = self._clause_verb(("transitive",))
+            nouns = [n for n in self._object_nouns(main) if not n.is_name and "person" not in n.tags]
+            if not nouns:
+                continue
+            noun = self.rng.choice(nouns)
+            inner = [v for v in self.lexicon.transitive if v.stem != main.stem and v.objects & noun.tags
+                     and "person" in v.subjects and v.stem not in self._ambiguous(form)]
+            if inner:
+                break
+        first = self.rng.choice(inner)
+        if self.rng.random() < 0.5:
+            actor = name_phrase(self.rng.choice(self.lexicon.names), "subject")
+        else:
+            actor = pronoun_phrase(self.rng.choice(self.lexicon.pronouns), "subject")
+        relative = Phrase()
+        verb_index = relative.add_ko(past_adnominal(first.stem, eu_class(first, self.GRAMMAR)) if past
+                                     else present_adnominal(first.stem, eu_class(first, self.GRAMMAR)))
+        noun_index = relative.add_ko(attach(noun.ko, "object"))
+        relative.add_en("the")
+        relative.add_en(noun.en, noun_index)
+        relative.add_en("that", verb_index)
+        english_verb = first.en_past if past else verb_form(first.en_base, "present", actor.person, actor.plural)
+        predicate, n_before = self._final_predicate(main, tense, question, register, subject)
+        # the relative verb's English is linked through `relative` (its Korean word is there)
+        relative.add_en(english_verb, verb_index)
+        n = len(noun.en.split()) + 2
+        order = self._english_order(subject, predicate, n_before, [])
+        order += [(relative, slice(0, n)), (actor.phrase, slice(None)), (relative, slice(n, None))]
+        korean = [subject.phrase, actor.phrase, relative, predicate]
+        return self._assemble(korean, order, None, question)  # no time word: it would read as the clause's
 
     # -- -기 전에 / -(으)ㄴ 후에: before / after V-ing --
 

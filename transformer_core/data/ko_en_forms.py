@@ -355,6 +355,11 @@ def past_adnominal(stem: str, irregular: str = "") -> Word:
     return piece_word(hangul.add_final(hangul.drop_rieul(base), hangul.FINAL_NIEUN), "", stem)
 
 
+def present_adnominal(stem: str, irregular: str = "") -> Word:
+    """-는 on a verb (what is done): 먹 -> 먹는, 가 -> 가는, 만들 -> 만드는, 듣 -> 듣는, 공부하 -> 공부 + 하는."""
+    return piece_word(hangul.drop_rieul(stem), "는", stem)
+
+
 def future_adnominal_word(verb: Verb) -> Word:
     """-(으)ㄹ before 수 (can): 먹을, 갈, 만들, 들을, 도울, 공부 + 할."""
     return piece_word(verb.future_stem or hangul.future_adnominal(verb.stem), "", verb.stem)
@@ -412,7 +417,7 @@ def honorific_base(verb: Verb) -> tuple[str, str]:
     return verb.stem, eu_class(verb, LEARNER3_GRAMMAR)
 
 
-SYLLABUS_ENGLISH = ("when", "When", "may", "May", "must", "if", "If",
+SYLLABUS_ENGLISH = ("that", "the", "when", "When", "may", "May", "must", "if", "If",
                     "before", "after", "never", "ever", "tried", "try", "Try", "been", "Have", "Has",
                     "has", "have", "had", "Can", "Could", "can", "could", "Please", "please", "Let's", "not", "Do",
                     "do", "and", "to", "will", "there", ",", "is", "are", "was", "were", "Is", "Are", "Was",
@@ -437,7 +442,7 @@ def syllabus_korean_words(lexicon: Lexicon, grammar: str = LEARNER3_GRAMMAR) -> 
                       gi_word(stem), reo_word(stem, irregular), myeon_word(stem, irregular),
                       bsida_word(stem, irregular), go_word(stem), ji_word(stem),
                       piece_word(infinitive(past), "", stem), ryeogo_word(stem, irregular), do_word(stem, past),
-                      *ttae_words(verb, "past"), *ttae_words(verb, "present")})
+                      *ttae_words(verb, "past"), *ttae_words(verb, "present"), present_adnominal(stem)})
         base, base_irregular = honorific_base(verb)
         words.add(eu_ending(base, "십시오", base_irregular))  # -(으)십시오: please (formal)
         for tense, question, register in product(("past", "present", "future"), (False, True), REGISTERS):
