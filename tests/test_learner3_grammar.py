@@ -366,9 +366,10 @@ def test_the_environment_picks_learner3_for_one_training_run_and_its_card_says_w
     assert size == len(ko_en_vocabulary(grammar="learner3")) + 4 and field == {"grammar": "learner3"}
     assert f"{learner3_lexicon().entries} Korean lexical entries" in notes
     added = len(ko_en_vocabulary(grammar="learner3")) - len(ko_en_vocabulary(grammar="learner2"))
-    assert f"({added} tokens), so this model continued from the\nlearner2 model's weights" in notes
-    assert "so\nthe learner2 model continued from the learner model's weights" in notes
-    assert "-(으)ㄹ 수 있다/없다 (can, cannot)" in notes
+    text = " ".join(notes.split())
+    assert f"({added} tokens), so this model continued from the learner2 model's weights" in text
+    assert "so the learner2 model continued from the learner model's weights" in text
+    assert "-(으)ㄹ 수 있다/없다 (can, cannot)" in text
 
 
 SYLLABUS_SENTENCES = ("민수는 사과를 먹을 수 있어요.", "민수는 사과를 먹어야 해요.", "할머니께서 저녁을 드세요.",

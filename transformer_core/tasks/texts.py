@@ -129,10 +129,11 @@ this model continued from the learner model's weights."""
 
 LEARNER3_NOTES = """\
 Learner grammar, third round (config.json "grammar": "learner3"): the learner2 grammar plus the beginner syllabus's
-constructions it lacked: -(으)ㄹ 수 있다/없다 (can, cannot), -아/어야 하다/되다 (have to), -고 (and), -(으)면 (if),
--기 전에 / -(으)ㄴ 후에 (before / after V-ing), -(으)러 가다 (go to PLACE to V), -아/어 보다 (tried V-ing), -(으)ㄴ
-적이 있다 (have V-ed before, have never V-ed), -지 마세요 (do not), -(으)ㅂ시다 (let's), -(으)세요 requests
-(please), and honorific suppletion for elders (드세요 for 먹다 / 마시다, 주무세요 for 자다, 말씀하세요 for 말하다,
-계세요 for being at a place; 께서), over a third round of the lexicon (the learner3 additions file). The vocabulary
-keeps the learner2 grammar's ids and appends the new pieces ({added} tokens), so this model continued from the
-learner2 model's weights."""
+constructions it lacked: -(으)ㄹ 수 있다/없다 (can, cannot), -아/어야 하다/되다 (have to), -아/어도 되다 (may),
+-(으)면 안 되다 (must not), -고 (and), -(으)면 (if), -(으)ㄹ 때 (when), -기 전에 / -(으)ㄴ 후에 (before / after
+V-ing), -(으)러 가다 and -(으)려고 (to V), -아/어 보다 (tried V-ing), -(으)ㄴ 적이 있다 (have V-ed before, have never
+V-ed), -지 마세요 (do not), -(으)ㅂ시다 (let's), -(으)세요 requests (please), object relative clauses (민수가 만든
+케이크 -> the cake that Minsu made), and honorific suppletion for elders (드세요 for 먹다 / 마시다, 주무세요 for
+자다, 말씀하세요 for 말하다, 계세요 for being at a place; 께서), over a third round of the lexicon (the learner3
+additions file). The vocabulary keeps the learner2 grammar's ids and appends the new pieces ({added} tokens), so
+this model continued from the learner2 model's weights."""
