@@ -65,7 +65,8 @@ def has_core_grammar() -> bool:
 def ko_en_grammar(seed: int, core: bool = False, whole: str = "full") -> KoEnGrammar:
     """The ko-en grammar: its compact core when `core` and the grammar has one, else the whole grammar `whole`
     ("full": what models before the everyday grammar learned; "everyday": full + the learner constructions;
-    "learner": the everyday constructions over a learner's core vocabulary too; "learner2": and its second round)."""
+    "learner": the everyday constructions over a learner's core vocabulary too; "learner2": and its second round;
+    "learner3": and a beginner syllabus's constructions and the third round)."""
     return grammar_named(seed, "core" if core and has_core_grammar() else whole)
 
 
