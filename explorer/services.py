@@ -229,16 +229,17 @@ def outside_notice(loaded, text: str, traced) -> None:
     from explorer.figures.vocab import outside_marked_markdown, unknown_words_from_pieces
     from explorer.i18n import md_escape
     from explorer.tokenizer_service import from_tokens
-    from transformer_core.inference.report import outside_report
+    from transformer_core.inference.report import output_confidence, outside_report
 
     unknown = unknown_words_from_pieces(text, from_tokens(loaded.tokenizer, traced.src_tokens),
                                         truncated=traced.n_truncated > 0)
     try:
-        report = outside_report(loaded, text, list(traced.src_tokens))
+        report = outside_report(loaded, text, list(traced.src_tokens), output_confidence(traced))
     except Exception:  # the recogniser must never take a page down; the <unk> notice still stands
         report = None
     constructions = set(report.outside_constructions) if report is not None else set()
-    if not unknown.n_unknown and not constructions:
+    unsure = report is not None and report.low_confidence
+    if not unknown.n_unknown and not constructions and not unsure:
         return
     with st.container(key="unknown_notice"):
         if unknown.n_unknown:
@@ -247,8 +248,11 @@ def outside_notice(loaded, text: str, traced) -> None:
         if constructions:
             named = ", ".join(f"«{md_escape(word)}»" for word in report.outside_constructions)
             st.warning(tr("vocab.outside_notice", words=named), icon=":material/help:")
-        st.markdown(f"{tr('vocab.unknown_marked')} {outside_marked_markdown(unknown, constructions)}")
-        st.caption(tr("vocab.outside_hint") if constructions else tr("vocab.unknown_hint"))
+        if unsure:  # every word known, the construction too, and still the model doubts a word of its output
+            st.warning(tr("vocab.unsure_notice", p=f"{report.confidence:.0%}"), icon=":material/help:")
+        if unknown.n_unknown or constructions:
+            st.markdown(f"{tr('vocab.unknown_marked')} {outside_marked_markdown(unknown, constructions)}")
+            st.caption(tr("vocab.outside_hint") if constructions else tr("vocab.unknown_hint"))
 
 
 # ------------------------------------------------------------------------------------------------

@@ -128,11 +128,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--method", choices=["zero", "mean", "uniform"], default="zero",
                         help="how --head-importance switches a head off")
     parser.add_argument("--max-rows", type=int, default=256, help="batch rows per pass for --head-importance")
+    parser.add_argument("--calibrate-notice", action="store_true",
+                        help="the confidence below which the pages say the model is unsure: the 4th percentile "
+                             "of its confidence on --n held-out sentences (default 600); written to config.json")
     args = parser.parse_args(argv)
     loaded = load(Path(args.model) if Path(args.model).is_dir() else args.model)
     try:
         if args.head_importance:
             return head_importance_main(loaded, args)
+        if args.calibrate_notice:
+            return calibrate_notice_main(loaded, args)
         metrics = evaluate_model(loaded, args.task, args.n or 500, args.seed, args.batch_size, core=args.core)
     except ValueError as exc:  # no task, an unknown task, an encoder-only model: a message, not a traceback
         print(f"evaluate: {exc}", file=sys.stderr)
@@ -141,6 +146,25 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(metrics, ensure_ascii=False))
     else:
         print(format_report(metrics))
+    return 0
+
+
+def calibrate_notice_main(loaded: LoadedModel, args) -> int:
+    """--calibrate-notice: config.json's "notice_min_probability" (inference/report.py)."""
+    from transformer_core.inference.report import NOTICE_QUANTILE, calibrate_min_probability
+
+    n = args.n or 600
+    seed = args.seed or 4242
+    threshold, values = calibrate_min_probability(loaded, n, seed)
+    result = {"notice_min_probability": round(threshold, 4), "n": len(values), "seed": seed,
+              "quantile": NOTICE_QUANTILE, "fires_on": sum(v < round(threshold, 4) for v in values) / len(values)}
+    if loaded.directory is not None:
+        path = loaded.directory / "config.json"
+        config = json.loads(path.read_text(encoding="utf-8"))
+        config["notice_min_probability"] = result["notice_min_probability"]
+        path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"wrote {path}", file=sys.stderr)
+    print(json.dumps(result, ensure_ascii=False))
     return 0
 
 

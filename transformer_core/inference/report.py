@@ -10,6 +10,13 @@ Two ways a sentence leaves the training data of a grammar-trained translator:
 
 Either way the output is a guess, and the pages say so before the output, naming the words.
 
+A third signal needs no grammar: the model's own confidence, the smallest probability it gave a token of its
+output in the recorded forward. Below a threshold calibrated per model on held-out sentences of its grammar
+(`calibrate_min_probability`, stored as config.json's "notice_min_probability", chosen so that it fires on 4 %
+of them), the pages say the model is unsure. It catches wrong outputs of sentences whose words and construction
+the grammar knows (learner3 model, everyday benchmark: the recogniser alone 76.6 % of wrong translations, with
+the confidence 82.5 %; docs/models.md).
+
     from transformer_core.inference.report import translation_report
     translation_report(transformer_core.load("ko-en-toy"), "나는 피자를 먹고 싶다.")
     python -m transformer_core trace --model ko-en-toy --json "나는 피자를 먹고 싶다."
@@ -32,6 +39,13 @@ class OutsideReport:
     unknown_words: list[str] = field(default_factory=list)
     outside_constructions: list[str] = field(default_factory=list)  # known words in a pattern never trained
     grammar: str = ""  # the grammar whose recogniser judged the sentence ("" = none: only <unk> is checked)
+    confidence: float | None = None  # the smallest probability of a chosen output token (None: not measured)
+    min_probability: float = 0.0  # the model's calibrated threshold (0 = no confidence check)
+
+    @property
+    def low_confidence(self) -> bool:
+        """The model gave a token of its output less probability than it gives on 96 % of held-out sentences."""
+        return self.confidence is not None and self.min_probability > 0 and self.confidence < self.min_probability
 
     @property
     def outside_parts(self) -> list[str]:
@@ -41,7 +55,33 @@ class OutsideReport:
 
     @property
     def outside_training(self) -> bool:
-        return bool(self.unknown_words or self.outside_constructions)
+        return bool(self.unknown_words or self.outside_constructions or self.low_confidence)
+
+
+# Korean writes no article: the model's doubt between "a" and "the" is no doubt about the meaning, so articles
+# do not count (with them, the threshold sat at 0.88 and fired on the lesson's own sentence, translated right).
+ARTICLES = frozenset({"a", "an", "the"})
+
+
+def output_confidence(traced) -> float | None:
+    """The smallest probability the recorded forward gave a chosen output token, articles left out (softmax
+    of the trace's `logits`, one row per chosen token, `</s>` included); None for an encoder-only trace."""
+    import numpy as np
+
+    from transformer_core.tracing.names import LOGITS
+
+    if not traced.has_decoder or not traced.chosen_tokens or traced.generation is None or LOGITS not in traced.trace:
+        return None
+    logits = np.asarray(traced.trace.numpy(LOGITS), dtype=np.float64)  # [chosen tokens, vocabulary]
+    ids = np.asarray(traced.generation.ids)
+    chosen = [int(i) for i in ids.reshape(-1, ids.shape[-1])[0][1:]]  # the output's ids after <s>
+    if len(chosen) != logits.shape[0] or len(traced.chosen_tokens) != len(chosen):
+        return None
+    shifted = logits - logits.max(axis=-1, keepdims=True)  # a stable softmax
+    log_probs = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    probs = np.exp(log_probs[np.arange(len(chosen)), chosen])
+    counted = [p for p, token in zip(probs, traced.chosen_tokens, strict=True) if token.lower() not in ARTICLES]
+    return float(min(counted)) if counted else None
 
 
 def recogniser_grammar(loaded) -> str:
@@ -63,9 +103,11 @@ def _pre_tokens(tokenizer, text: str) -> list[str]:
     return [word for word, _ in backend.pre_tokenizer.pre_tokenize_str(normalized)]
 
 
-def outside_report(loaded, text: str, src_tokens: list[str] | None = None) -> OutsideReport:
+def outside_report(loaded, text: str, src_tokens: list[str] | None = None,
+                   confidence: float | None = None) -> OutsideReport:
     """The report of `text` for `loaded` (its tokenizer; `src_tokens`: the pieces a trace already has,
-    else the text is tokenized here). Cheap: a vocabulary lookup and a set lookup per word pair."""
+    else the text is tokenized here; `confidence`: output_confidence of that trace, if any). Cheap: a
+    vocabulary lookup and a set lookup per word pair."""
     tokenizer = loaded.tokenizer
     words = _pre_tokens(tokenizer, text)
     unknown = [word for word in words if UNK_ID in tokenizer(word, add_special_tokens=False)["input_ids"]]
@@ -82,7 +124,8 @@ def outside_report(loaded, text: str, src_tokens: list[str] | None = None) -> Ou
         for index in outside_word_indices(pieces, grammar):
             if index < len(words) and words[index] not in END_MARKS:  # the mark added above is not named
                 constructions.append(words[index])
-    return OutsideReport(words, unknown, sorted(set(constructions), key=constructions.index), grammar)
+    return OutsideReport(words, unknown, sorted(set(constructions), key=constructions.index), grammar,
+                         confidence, float(getattr(loaded, "notice_min_probability", 0.0) or 0.0))
 
 
 def translation_report(loaded, text: str) -> dict:
@@ -93,13 +136,35 @@ def translation_report(loaded, text: str) -> dict:
 
     if not text.strip():
         return {"text": text, "output_text": "", "src_tokens": [], "unknown_words": [], "outside_training": False,
-                "outside_parts": [], "outside_constructions": [], "grammar": recogniser_grammar(loaded)}
+                "outside_parts": [], "outside_constructions": [], "grammar": recogniser_grammar(loaded),
+                "confidence": None, "low_confidence": False}
     result = trace_text(loaded, text)
-    report = outside_report(loaded, text, list(result.src_tokens))
+    report = outside_report(loaded, text, list(result.src_tokens), output_confidence(result))
     return {"text": text, "output_text": result.output_text, "src_tokens": list(result.src_tokens),
             "unknown_words": report.unknown_words, "outside_training": report.outside_training,
             "outside_parts": report.outside_parts, "outside_constructions": report.outside_constructions,
-            "grammar": report.grammar}
+            "grammar": report.grammar, "confidence": report.confidence, "low_confidence": report.low_confidence}
 
 
-__all__ = ["OutsideReport", "asdict", "outside_report", "recogniser_grammar", "translation_report"]
+NOTICE_QUANTILE = 0.04  # the share of held-out in-grammar sentences the confidence check fires on (goal: <= 5 %)
+
+
+def calibrate_min_probability(loaded, n: int = 600, seed: int = 4242,
+                              quantile: float = NOTICE_QUANTILE) -> tuple[float, list[float]]:
+    """The threshold below which `loaded` is unsure: the `quantile` of output_confidence over `n` held-out
+    sentences of its own grammar (never trained on); returns it with the n confidences."""
+    import numpy as np
+
+    from transformer_core.inference.text import trace_text
+    from transformer_core.tasks import model_task
+
+    task = model_task(loaded)
+    if task is None or not task.grammar or not loaded.config.has_decoder:
+        raise ValueError(f"{loaded.name}: no grammar of held-out sentences to calibrate the notice on")
+    values = [output_confidence(trace_text(loaded, pair.source_text)) for pair in task.held_out_pairs(n, seed)]
+    values = [value for value in values if value is not None]
+    return float(np.quantile(values, quantile)), values
+
+
+__all__ = ["NOTICE_QUANTILE", "OutsideReport", "asdict", "calibrate_min_probability", "output_confidence",
+           "outside_report", "recogniser_grammar", "translation_report"]

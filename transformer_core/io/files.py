@@ -67,6 +67,9 @@ class LoadedModel:
     architecture: str = MODEL_TYPE  # config.json's model_type
     task: str = ""  # config.json's "task" ('ko-en', 'reverse', 'letters-copy', ...), read once at load; '' = none
     grammar: str = ""  # config.json's "grammar" ('core' when trained on the compact core grammar), '' = none
+    # config.json's "notice_min_probability": below it, the model's confidence in its output (the smallest
+    # probability of a chosen token) says "unsure" (inference/report.py); 0 = no such check
+    notice_min_probability: float = 0.0
 
     @property
     def device(self) -> torch.device:
