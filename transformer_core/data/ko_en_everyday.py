@@ -756,7 +756,6 @@ class EverydayGrammar(KoEnGrammar):
 
     def _honorific(self, register: str) -> SentencePair:
         """선생님은 책을 읽으세요 -> The teacher reads a book (-시- marks respect; English does not)."""
-        from transformer_core.data.ko_en import english_verb_items
 
         tense = self.rng.choice(["present", "past", "past", "future"])
         question = self.rng.random() < 0.2
@@ -767,9 +766,16 @@ class EverydayGrammar(KoEnGrammar):
                                 None)
         verb = self._verb(("transitive", "intransitive", "motion"), only_regular=True)
         obj, place = self._object(verb), self._place_for(verb)
+        words = honorific_words(verb.stem, tense, question, register, eu_class(verb, self.GRAMMAR))
+        return self._honorific_pair(subject, verb, words, obj, place, tense, question)
+
+    def _honorific_pair(self, subject, verb: Verb, words: list[str], obj, place, tense: str,
+                        question: bool) -> SentencePair:
+        """The honorific sentence from its Korean predicate `words` (the verb's first, the tense on the last):
+        the English verb of `verb`, its auxiliary aligned to the tense word."""
+        from transformer_core.data.ko_en import english_verb_items
+
         predicate = Phrase()
-        words = honorific_words(verb.stem, tense, question, register,
-                                eu_class(verb, self.GRAMMAR))
         lexical = predicate.add_ko(words[0])
         tense_index = lexical
         for word in words[1:]:
@@ -1425,7 +1431,6 @@ class Learner3Grammar(Learner2Grammar):
     def _honorific(self, register: str) -> SentencePair:
         """선생님께서 책을 읽으세요 -> The teacher reads a book; 할머니께서 저녁을 드세요 -> Grandmother eats dinner
         (드시다 for 먹다 / 마시다, 주무시다 for 자다, 말씀하시다 for 말하다: HONORIFIC_BASES)."""
-        from transformer_core.data.ko_en import english_verb_items
 
         tense = self.rng.choice(["present", "past", "past", "future"])
         question = self.rng.random() < 0.2
@@ -1437,17 +1442,7 @@ class Learner3Grammar(Learner2Grammar):
         obj, place = self._object(verb), self._place_for(verb)
         base, irregular = honorific_base(verb)
         words = honorific_words(base, tense, question, register, irregular)
-        predicate = Phrase()
-        lexical = predicate.add_ko(words[0])
-        tense_index = lexical
-        for word in words[1:]:
-            tense_index = predicate.add_ko(word)
-        items, before = english_verb_items(verb, tense, False, question, subject.person, subject.plural)
-        for word, role_name in items:
-            predicate.add_en(word, tense_index if role_name == "aux" else lexical)
-        order = self._english_order(subject, predicate, before, [obj.phrase if obj else None, place])
-        return self._assemble([subject.phrase, place, obj.phrase if obj else None, predicate], order,
-                              self._time(tense), question)
+        return self._honorific_pair(subject, verb, words, obj, place, tense, question)
 
     def _honorific_stay(self, register: str) -> SentencePair:
         """할머니께서는 집에 계세요 -> Grandmother is at home; ? -> Is the teacher at the school? (is/was -> 계시다;
