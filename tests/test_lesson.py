@@ -409,14 +409,19 @@ def test_a_decoder_step_on_an_encoder_model_explains_the_absence():
 
 
 @pytest.mark.slow
-def test_leaving_projector_mode_by_a_page_link_releases_the_arrow_keys():
-    """The → / ← listener lives in the browser tab: the next page of the session removes it (app.py)."""
+def test_the_arrow_keys_act_only_while_a_projector_lesson_is_on_screen():
+    """The → / ← listener stays in the browser tab but acts only while the page holds its marker (.lesson-keys,
+    lesson.KEYS_JS): the projector lesson writes it; the lesson off the projector and the next page do not."""
     need(KO_EN)
+
+    def has_keys(at) -> bool:
+        return any('class="lesson-keys"' in html.proto.body for html in at.get("html"))
+
     at = new_lesson(KO_EN, KO_SENTENCES[0], "ko", step="5", present="1")
-    assert at.session_state["_keyboard_shortcuts"] is True
+    assert has_keys(at)
     at.switch_page("pages/encoder.py").run()
-    assert not at.exception
-    assert "_keyboard_shortcuts" not in at.session_state
+    assert not at.exception and not has_keys(at)
+    assert not has_keys(new_lesson(KO_EN, KO_SENTENCES[0], "ko", step="5"))
 
 
 def test_empty_and_hostile_text_on_the_lesson_page():
