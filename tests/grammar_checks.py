@@ -27,3 +27,15 @@ def assert_conjugated_by_rule(verbs, adjectives) -> None:
     for adjective in adjectives:
         assert hangul.past_stem(adjective.stem, adjective.irregular) == adjective.past_stem, adjective
         assert hangul.attributive_form(adjective.stem, adjective.irregular) == adjective.attributive, adjective
+
+
+def english_senses(lexicon) -> dict[str, set[str]]:
+    """Each Korean stem or noun of `lexicon` with the English words it is given (two or more: a homonym)."""
+    found: dict[str, set[str]] = {}
+    for verb in lexicon.verbs:
+        found.setdefault(verb.stem, set()).add(verb.en_base)
+    for adjective in lexicon.adjectives:
+        found.setdefault(adjective.stem, set()).add(adjective.en)
+    for noun in lexicon.common_nouns + lexicon.places:
+        found.setdefault(noun.ko, set()).add(noun.en)
+    return found

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.grammar_checks import assert_pair_reads_back
+from tests.grammar_checks import assert_pair_reads_back, english_senses
 from transformer_core.data.ko_en_everyday import Learner2Grammar, LearnerGrammar, generate_pairs, ko_en_grammar
 from transformer_core.data.ko_en_forms import everyday_lexicon, learner2_lexicon, learner_lexicon
 from transformer_core.data.lexicon import Verb, load_additions
@@ -121,15 +121,7 @@ def _homonym_stems(grammar: LearnerGrammar) -> dict[str, list[Verb]]:
 
 def test_the_second_round_adds_no_korean_word_with_a_second_english_sense():
     """A new homonym would need its own sense in 뭐 questions (WHAT_QUESTION_SENSES); the round added none."""
-    def senses(lexicon) -> dict[str, set[str]]:
-        found: dict[str, set[str]] = {}
-        for verb in lexicon.verbs:
-            found.setdefault(verb.stem, set()).add(verb.en_base)
-        for adjective in lexicon.adjectives:
-            found.setdefault(adjective.stem, set()).add(adjective.en)
-        for noun in lexicon.common_nouns + lexicon.places:
-            found.setdefault(noun.ko, set()).add(noun.en)
-        return found
+    senses = english_senses
 
     before, after = senses(learner_lexicon()), senses(learner2_lexicon())
     grown = {word: meanings for word, meanings in after.items() if len(meanings) > 1 and before.get(word) != meanings}

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.grammar_checks import assert_conjugated_by_rule, assert_pair_reads_back
+from tests.grammar_checks import assert_conjugated_by_rule, assert_pair_reads_back, english_senses
 from transformer_core.data.ko_en import common_phrase, name_phrase, place_phrase
 from transformer_core.data.ko_en_everyday import Learner2Grammar, Learner3Grammar, generate_pairs, ko_en_grammar
 from transformer_core.data.ko_en_forms import (
@@ -310,15 +310,7 @@ def test_the_third_round_adds_entries_and_no_second_sense():
         assert getattr(learner3, field)[:len(getattr(learner2, field))] == getattr(learner2, field), field
         assert len(getattr(learner3, field)) == len(getattr(learner2, field)) + count, field
 
-    def senses(lexicon) -> dict[str, set[str]]:
-        found: dict[str, set[str]] = {}
-        for verb in lexicon.verbs:
-            found.setdefault(verb.stem, set()).add(verb.en_base)
-        for adjective in lexicon.adjectives:
-            found.setdefault(adjective.stem, set()).add(adjective.en)
-        for noun in lexicon.common_nouns + lexicon.places:
-            found.setdefault(noun.ko, set()).add(noun.en)
-        return found
+    senses = english_senses
 
     before, after = senses(learner2), senses(learner3)
     assert {word: meanings for word, meanings in after.items() if before.get(word, meanings) != meanings} == {}
