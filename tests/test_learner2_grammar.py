@@ -28,7 +28,7 @@ KINDS = [kind for kind in Learner2Grammar.KINDS if kind != "full"]
 # generate_pairs(300, seed=4, grammar="learner"), and of the learner vocabulary joined by newlines.
 LEARNER_STREAM_SHA256 = "a725164f189176bf493173efaf1ba1655668387fff5d0b82924eb6c9de80a268"
 LEARNER_VOCABULARY_SHA256 = "d025823682cb5ce5b3e72e2c2747731a362edcdbdf61839c894901e54717aff3"
-LEARNER_VOCABULARY_SIZE = 9237  # 9,241 with the special tokens: the bundled models' embedding rows
+LEARNER_VOCABULARY_SIZE = 9237  # 9,241 with the special tokens: the learner model's embedding rows
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +54,7 @@ def test_the_learner_grammar_reads_no_entry_of_the_second_round():
     second = {(row["ko"], row["en"]) for row in raw["common_nouns"] + raw["places"]}
     assert len(second) == 643 and not second & {(n.ko, n.en) for n in learner.common_nouns + learner.places}
     assert type(ko_en_grammar(0, "learner")) is LearnerGrammar and type(ko_en_grammar(0, "learner2")) is Learner2Grammar
-    assert TRAINING_GRAMMAR == "learner"  # until a model trained on learner2 is bundled
+    assert TRAINING_GRAMMAR == "learner3"  # the bundled model's grammar (learner2 was a step on the way)
 
 
 # --- the lexicon and the vocabulary ------------------------------------------------------------------------------
@@ -190,7 +190,7 @@ def test_the_environment_picks_the_grammar_of_one_training_run():
     default = _run(code, None)
     assert default.returncode == 0, default.stderr
     size, field, _, _, command, _ = json.loads(default.stdout)
-    assert [size, field] == [LEARNER_VOCABULARY_SIZE + 4, {"grammar": "learner"}]
+    assert [size, field] == [len(ko_en_vocabulary(grammar="learner3")) + 4, {"grammar": "learner3"}]
     assert command == "python -m transformer_core train --task ko-en --out o"
     wrong = _run(code, "learner9")
     assert wrong.returncode != 0

@@ -180,3 +180,17 @@ def test_the_labs_ko_en_tokenizer_holds_every_core_token_and_only_a_fraction_of_
         # the lab tokenizer cuts a core sentence exactly as the full one does (same pieces)
         assert lab.convert_ids_to_tokens(lab(pair.source_text)["input_ids"]) == \
             full.convert_ids_to_tokens(full(pair.source_text)["input_ids"])
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the fallback of a machine without CUDA")
+def test_cli_asked_for_cuda_without_one_trains_on_the_cpu_and_says_so(tmp_path, capsys):
+    common = ["--task", "ko-en", "--tiny", "--steps", "5", "--eval-n", "0", "--quiet", "--threads", "1"]
+    assert cli.main([*common, "--out", str(tmp_path / "cpu")]) == 0
+    capsys.readouterr()
+    assert cli.main([*common, "--out", str(tmp_path / "cuda"), "--device", "cuda"]) == 0
+    assert "cuda_missing" in capsys.readouterr().err
+    on_cpu = load_file(str(tmp_path / "cpu" / "model.safetensors"))
+    fell_back = load_file(str(tmp_path / "cuda" / "model.safetensors"))
+    assert on_cpu.keys() == fell_back.keys()
+    for name, tensor in on_cpu.items():  # the same seed on the same device: the same weights
+        torch.testing.assert_close(fell_back[name], tensor, rtol=0, atol=0, msg=name)

@@ -38,9 +38,8 @@ def _wrap(tokenizer: Tokenizer, clean_up_spaces: bool):
     )
 
 
-# The grammar new ko-en models train on (config.json "grammar" records it). Grammar "learner2" (the learner lexicon's
-# second round) is built but no bundled model is trained on it yet: this switches to "learner2" only when one is.
-TRAINING_GRAMMAR = "learner"
+# The grammar new ko-en models train on (config.json "grammar" records it): the bundled ko-en-toy's grammar.
+TRAINING_GRAMMAR = "learner3"
 # One training run on another grammar (e.g. learner2) without changing the default: the ko-en task reads this.
 TRAINING_GRAMMAR_ENV = "TRANSFORMER_EXPLORER_TRAINING_GRAMMAR"
 TRAINABLE_GRAMMARS = GRAMMARS

@@ -25,6 +25,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from transformer_core.inference.devices import resolve_device
 from transformer_core.models.rnn import RNNConfig
 from transformer_core.tasks import LAB_TASKS
 from transformer_core.training.loop import train
@@ -47,7 +48,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--preset", choices=list(PRESETS),
                         help="train the training lab's recipe at this size (the /train page's code path)")
     parser.add_argument("--budget", type=int, default=120, help="lab: time budget in seconds (default 120)")
-    parser.add_argument("--device", default="cpu", help="lab: cpu or cuda (falls back to the CPU when absent)")
+    parser.add_argument("--device", default="cpu", help="cpu or cuda (falls back to the CPU when absent); the "
+                        "saved model is always on the CPU")
     parser.add_argument("--probe", default="", help="lab: the sentence whose attention the snapshots record")
     parser.add_argument("--init-from", help="bundled recipe: start from this model directory's weights "
                         "(a vocabulary grown at its end keeps the old rows)")
@@ -146,8 +148,12 @@ def main(argv: list[str] | None = None) -> int:
     init_from = args.init_from
     if args.resume and args.checkpoint_dir and (Path(args.checkpoint_dir) / "checkpoint.pt").exists():
         init_from = None  # the checkpoint's weights replace the starting point
-    result = train(settings, config, progress=not args.quiet, init_from=init_from,
+    device, device_notice = resolve_device(args.device)
+    if device_notice:
+        print(device_notice, file=sys.stderr)
+    result = train(settings, config, progress=not args.quiet, init_from=init_from, device=device,
                    checkpoint_dir=args.checkpoint_dir, checkpoint_minutes=args.checkpoint_minutes, resume=args.resume)
+    result.model.to("cpu")  # evaluated, saved and served on the CPU
     out = Path(args.out)
     metrics = {}
     if args.eval_n:
