@@ -12,16 +12,20 @@ GRAMMAR_NAME = "everyday"
 LEARNER_GRAMMAR = "learner"  # the everyday constructions over the full + everyday + learner lexicon
 LEARNER2_GRAMMAR = "learner2"  # the same over the learner lexicon's second round too (its additions file "learner2")
 LEARNER3_GRAMMAR = "learner3"  # learner2 + a beginner syllabus's constructions, over the lexicon's third round too
+LEARNER4_GRAMMAR = "learner4"  # learner3 + the syllabus items learner3 lacked (-겠-, -(으)ㄹ게요, -기 때문에 ...)
 # The additions files each grammar reads on top of the full lexicon, in order (lexicon.py reads them).
 ADDITIONS = {GRAMMAR_NAME: (GRAMMAR_NAME,), LEARNER_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR),
              LEARNER2_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR, LEARNER2_GRAMMAR),
-             LEARNER3_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR, LEARNER2_GRAMMAR, LEARNER3_GRAMMAR)}
+             LEARNER3_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR, LEARNER2_GRAMMAR, LEARNER3_GRAMMAR),
+             LEARNER4_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR, LEARNER2_GRAMMAR, LEARNER3_GRAMMAR)}
 EXTENDED_GRAMMARS = tuple(ADDITIONS)  # the grammars on the everyday constructions (ko_en_everyday.py)
 # Grammars whose 으-endings (-(으)니까, -(으)면서, -(으)시-) take irregular stems too (들으니까, 도우세요, 나으면서):
 # the everyday grammar left those stems out, and its stream stays as it was.
-IRREGULAR_EU_GRAMMARS = frozenset({LEARNER_GRAMMAR, LEARNER2_GRAMMAR, LEARNER3_GRAMMAR})
+IRREGULAR_EU_GRAMMARS = frozenset({LEARNER_GRAMMAR, LEARNER2_GRAMMAR, LEARNER3_GRAMMAR, LEARNER4_GRAMMAR})
 # Grammars with the syllabus constructions (syllabus_korean_words / syllabus_english_words; Learner3Grammar).
-SYLLABUS_GRAMMARS = frozenset({LEARNER3_GRAMMAR})
+SYLLABUS_GRAMMARS = frozenset({LEARNER3_GRAMMAR, LEARNER4_GRAMMAR})
+# Grammars with the second syllabus round too (learner4_korean_words / learner4_english_words; Learner4Grammar).
+SYLLABUS2_GRAMMARS = frozenset({LEARNER4_GRAMMAR})
 
 # --- the lexicon: the full one plus the additions -----------------------------------------------------------------
 
@@ -278,6 +282,8 @@ def everyday_korean_words(grammar: str = GRAMMAR_NAME) -> set[Word]:
                               nikka_word(stem, past, "present", eu_class(adjective, grammar))})
     if grammar in SYLLABUS_GRAMMARS:
         words |= syllabus_korean_words(lexicon, grammar)
+    if grammar in SYLLABUS2_GRAMMARS:
+        words |= learner4_korean_words(lexicon)
     return words
 
 
@@ -292,6 +298,8 @@ def everyday_english_words(grammar: str = GRAMMAR_NAME) -> set[str]:
                                                           "do", "does", "did", "we", "they", "he", "she", "you"))
     if grammar in SYLLABUS_GRAMMARS:
         words |= syllabus_english_words(lexicon)
+    if grammar in SYLLABUS2_GRAMMARS:
+        words |= set(LEARNER4_ENGLISH)
     return words
 
 
@@ -459,4 +467,103 @@ def syllabus_english_words(lexicon: Lexicon) -> set[str]:
     for verb in lexicon.verbs:
         words.update(past_participle(verb).split())
         words.update(verb_form(verb.en_base, "present", 3, False).split())
+    return words
+
+
+# --- the second syllabus round of grammar learner4 (Learner4Grammar) ----------------------------------------------
+
+# -겠- (intention: I will V; Will you V?): the ending by speech level, (statement, question).
+GESS_ENDINGS = {"plain": ("겠다", "겠니"), "polite": ("겠어요", "겠어요"), "formal": ("겠습니다", "겠습니까"),
+                "banmal": ("겠어", "겠어")}
+WILL_ENDINGS = {"plain": "게", "polite": "게요", "formal": "게요", "banmal": "게"}  # -(으)ㄹ게(요): I will (a promise)
+BECAUSE, NASEO, THING = ("때문", "에"), ("나서",), ("것",)  # -기 때문에, -고 나서, -(으)ㄴ/는 것 같다
+SEEM = ("같", "같았")  # 같다: the stem and past stem of -(으)ㄴ/는 것 같다 (I think ...)
+TAG_ENDINGS = ("지요", "죠")  # -지요? / -죠? (..., right?)
+LEARNER4_ENGLISH = ("because", "Because", "after", "After", "I", "think", "decided", "decide", "Did", "did",
+                    "came", "come", "will", "Will", "you", "right", ",", "to", "but")
+
+
+def gess_word(stem: str, register: str, question: bool = False) -> Word:
+    """-겠- (I will, intention): 먹겠어요, 가겠습니다, 만들겠다, 듣겠어 (the stem never changes), 공부 + 하겠어요."""
+    return piece_word(stem, GESS_ENDINGS[register][question], stem)
+
+
+def will_word(verb: Verb, register: str) -> Word:
+    """-(으)ㄹ게요 (I will, a promise): 먹을게요, 갈게요, 만들게요 (ㄹ stays), 들을게요 (ㄷ), 도울게요 (ㅂ),
+    공부 + 할게요;
+    -(으)ㄹ게 in banmal and plain speech."""
+    return piece_word("".join(future_adnominal_word(verb)), WILL_ENDINGS[register], verb.stem)
+
+
+def gi_past_word(stem: str, past: str, tense: str) -> Word:
+    """-기 (before 때문에 / 로): 먹기, 가기, 공부 + 하기; past 먹었기, 갔기, 공부 + 했기."""
+    return piece_word(past, "기", stem) if tense == "past" else gi_word(stem)
+
+
+def giro_word(stem: str) -> Word:
+    """-기로 (before 하다: decided to V): 먹기로, 가기로, 공부 + 하기로."""
+    return piece_word(stem, "기로", stem)
+
+
+def ge_word(stem: str) -> Word:
+    """-게 (before 되다: came to V): 먹게, 가게, 만들게, 공부 + 하게."""
+    return piece_word(stem, "게", stem)
+
+
+def seem_adnominal(verb: Verb, tense: str, irregular: str = "") -> Word:
+    """The adnominal before 것 같다: present -는 (먹는, 만드는), past -(으)ㄴ (먹은, 만든, 들은), future -(으)ㄹ (먹을,
+    만들, 들을)."""
+    if tense == "past":
+        return past_adnominal(verb.stem, irregular)
+    if tense == "future":
+        return future_adnominal_word(verb)
+    return present_adnominal(verb.stem, irregular)
+
+
+def neunde_word(entry: Verb | Adjective, tense: str) -> Word:
+    """-는데 / -(으)ㄴ데 (background, contrast: ..., but): 먹는데, 만드는데, 먹었는데; adjectives 피곤 + 한데, 좋은데,
+    추운데, 맛있는데, 피곤 + 했는데."""
+    if tense == "past":
+        return piece_word(entry.past_stem, "는데", entry.stem)
+    if isinstance(entry, Adjective):
+        return piece_word(entry.attributive, "데", entry.stem)
+    return piece_word(hangul.drop_rieul(entry.stem), "는데", entry.stem)
+
+
+def tag_word(stem: str, past: str, tense: str, ending: str = "지요") -> Word:
+    """-지요? / -죠? (..., right?): 먹지요, 먹죠, 먹었지요, 공부 + 하죠."""
+    return piece_word(past if tense == "past" else stem, ending, stem)
+
+
+def neyo_word(stem: str, past: str, tense: str) -> Word:
+    """-네요 (exclamation): 먹네요, 만드네요 (ㄹ drops), 덥네요, 피곤 + 하네요; past 먹었네요."""
+    if tense == "past":
+        return piece_word(past, "네요", stem)
+    return piece_word(hangul.drop_rieul(stem), "네요", stem)
+
+
+def learner4_korean_words(lexicon: Lexicon) -> set[Word]:
+    """Every Korean word (as pieces) the second syllabus round writes, for every verb and adjective of `lexicon`."""
+    from itertools import product
+
+    words: set[Word] = {BECAUSE, NASEO, THING}
+    for tense, question, register in product(("past", "present", "future"), (False, True), REGISTERS):
+        words.update(auxiliary_words(*SEEM, "present", question, register, action=False))
+        for stem, past in (("하", "했"), ("되", "됐")):
+            words.update(auxiliary_words(stem, past, tense, question, register, action=True))
+    for verb in lexicon.verbs:
+        stem, past = verb.stem, verb.past_stem
+        irregular = eu_class(verb, LEARNER4_GRAMMAR)
+        words.update({giro_word(stem), ge_word(stem), go_word(stem), neunde_word(verb, "past"),
+                      neunde_word(verb, "present"), neyo_word(stem, past, "past"), neyo_word(stem, past, "present")})
+        words.update(will_word(verb, register) for register in REGISTERS)
+        words.update(gess_word(stem, register, question) for register in REGISTERS for question in (False, True))
+        words.update(gi_past_word(stem, past, tense) for tense in ("past", "present"))
+        words.update(seem_adnominal(verb, tense, irregular) for tense in ("past", "present", "future"))
+        words.update(tag_word(stem, past, tense, ending) for tense in ("past", "present") for ending in TAG_ENDINGS)
+    for adjective in lexicon.adjectives:
+        if adjective.predicative and adjective.stem and adjective.attributive:
+            stem, past = adjective.stem, adjective.past_stem
+            words.update({neunde_word(adjective, "past"), neunde_word(adjective, "present"),
+                          neyo_word(stem, past, "past"), neyo_word(stem, past, "present")})
     return words
