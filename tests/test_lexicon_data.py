@@ -83,7 +83,7 @@ def test_an_additions_file_that_repeats_an_entry_is_refused(tmp_path, monkeypatc
         lexicon.load_additions.cache_clear()
 
 
-@pytest.mark.parametrize("grammar", ["learner", "learner2", "learner3"])
+@pytest.mark.parametrize("grammar", ["learner", "learner2", "learner3", "learner4"])
 def test_the_shipped_additions_repeat_nothing(grammar):
     from transformer_core.data.ko_en_forms import grammar_lexicon
 
