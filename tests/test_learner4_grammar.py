@@ -1,6 +1,7 @@
 """Grammar "learner4": the learner3 grammar plus the beginner syllabus's items it still lacked: -겠- (I will; Will you
 ...?), -(으)ㄹ게요 (I will, a promise), -기 때문에 (because), -고 나서 (after V-ing), -게 되다 (came to V), -기로 하다
-(decided to V), -(으)ㄴ/는/(으)ㄹ 것 같다 (I think ...), -는데 / -(으)ㄴ데 (..., but), -지요? (..., right?) and -네요.
+(decided to V), -(으)ㄴ/는/(으)ㄹ 것 같다 (I think ...), -는데 / -(으)ㄴ데 (..., but), -지요? (..., right?), -네요 and
+-아/어 있다 (문이 열려 있어요 -> The door is open).
 Grammar "learner3" is exactly as it was on main."""
 
 from __future__ import annotations
@@ -114,6 +115,19 @@ TIRED = dict(adjectives=["피곤하"], motion=["가"], places=["학교"])
     ("exclaim", MAKE, "", "polite", "민수는 케이크를 만드네요.", "Minsu makes a cake."),
     ("exclaim", EAT, "", "polite", "민수는 사과를 먹었네요.", "Minsu ate an apple."),
     ("exclaim", TIRED, "", "polite", "민수는 피곤하네요.", "Minsu is tired."),
+    ("state", dict(intransitive=[("열리", "open")], nouns=["문"]), "", "polite", "문이 열려 있어요.",
+     "The door is open."),
+    ("state", dict(intransitive=[("닫히", "close")], nouns=["창문"]), "", "polite", "창문은 닫혀 있었어요.",
+     "The window was closed."),
+    ("state", dict(intransitive=[("닫히", "close")], nouns=["냉장고"]), "", "formal", "냉장고가 닫혀 있습니까?",
+     "Is the refrigerator closed?"),
+    ("state", dict(intransitive=[("꺼지", "go out")], nouns=["전등"]), "", "polite", "전등이 꺼져 있어요.",
+     "The light is off."),
+    ("state", dict(intransitive=[("꺼지", "go out")], nouns=["양초"]), "", "polite", "양초가 꺼져 있어요.",
+     "The candle is out."),
+    ("state", dict(intransitive=[("앉", "sit")]), "", "polite", "민수는 앉아 있어요.", "Minsu is sitting."),
+    ("state", dict(intransitive=[("서", "stand")]), "", "formal", "민수는 서 있습니다.", "Minsu is standing."),
+    ("state", dict(intransitive=[("눕", "lie down")]), "", "polite", "민수는 누워 있어요?", "Is Minsu lying down?"),
 ])
 def test_each_new_construction_writes_the_korean_and_english_a_teacher_writes(kind, fields, first, register, korean,
                                                                              english):
@@ -135,6 +149,10 @@ def test_each_new_construction_writes_the_korean_and_english_a_teacher_writes(ki
      {"I": {"같아요"}, "think": {"것", "같아요"}, "Minsu": {"민수는"}, "ate": {"먹은"}, "apple": {"사과를"}}),
     ("tag", EAT, "", "민수는 사과를 먹었지요?", {"ate": {"먹었지요"}, ",": set(), "right": {"먹었지요"}, "?": {"?"}}),
     ("exclaim", TIRED, "", "민수는 피곤하네요.", {"is": {"피곤하네요"}, "tired": {"피곤하네요"}}),
+    ("state", dict(intransitive=[("열리", "open")], nouns=["문"]), "", "문이 열려 있어요.",
+     {"The": set(), "door": {"문이"}, "is": {"있어요"}, "open": {"열려"}}),
+    ("state", dict(intransitive=[("눕", "lie down")]), "", "민수는 누워 있어요?",
+     {"Is": {"있어요"}, "Minsu": {"민수는"}, "lying": {"누워"}, "down": {"누워"}}),
 ])
 def test_the_gold_alignment_points_each_english_word_at_its_korean_word(kind, fields, first, korean, expected):
     grammar = ChosenWords(4, first, **fields)
@@ -272,6 +290,8 @@ NEW_SENTENCES = ("제가 전화할게요.", "저는 사과를 먹겠어요.", "�
                  "민수는 사과를 먹고 나서 학교에 갔어요.", "민수는 사과를 먹게 됐어요.", "민수는 학교에 가기로 했어요.",
                  "민수는 사과를 먹은 것 같아요.", "나는 피곤한데 민수는 학교에 갔어요.", "민수는 사과를 먹었지요?",
                  "민수는 케이크를 만드네요.")
+# -아/어 있다 writes a shape learner3's recogniser already knows (an infinitive before 있다): inside under both.
+STATE_SENTENCES = ("문이 열려 있어요.", "할머니는 누워 있었어요.", "전등이 꺼져 있습니다.")
 
 
 def test_the_learner4_recogniser_reads_sentences_learner3_called_outside_its_training():
@@ -285,3 +305,12 @@ def test_the_learner4_recogniser_reads_sentences_learner3_called_outside_its_tra
             pieces = tokenizer.convert_ids_to_tokens(tokenizer(sentence)["input_ids"][:-1])
             known = "<unk>" not in pieces and not outside_word_indices(pieces, grammar)
             assert known is inside, (grammar, sentence, pieces)
+
+
+def test_the_learner4_recogniser_reads_resulting_states():
+    from transformer_core.data.recogniser import outside_word_indices
+
+    tokenizer = _tokenizer()
+    for sentence in STATE_SENTENCES:
+        pieces = tokenizer.convert_ids_to_tokens(tokenizer(sentence)["input_ids"][:-1])
+        assert "<unk>" not in pieces and not outside_word_indices(pieces, "learner4"), (sentence, pieces)

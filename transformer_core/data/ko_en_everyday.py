@@ -56,6 +56,8 @@ from transformer_core.data.ko_en_forms import (
     REQUEST_ENDINGS,
     SEEM,
     SINO_FLOORS,
+    STATE_ENGLISH,
+    STATE_OUT_TAGS,
     STAY_BASE,
     SU,
     TAG_ENDINGS,
@@ -1496,13 +1498,14 @@ class Learner3Grammar(Learner2Grammar):
 class Learner4Grammar(Learner3Grammar):
     """Grammar "learner4": learner3 plus the beginner syllabus's items it still lacked (docs/models.md "Grammar
     learner4"): -겠- and -(으)ㄹ게요 (I will), -기 때문에 (because), -고 나서 (after V-ing), -게 되다 (came to V),
-    -기로 하다 (decided to V), -(으)ㄴ/는 것 같다 (I think ...), -는데 / -(으)ㄴ데 (..., but), -지요? (..., right?) and
-    -네요 (the same statement, exclaimed). The learner3 lexicon; its own KINDS (learner3's, then the new ones)."""
+    -기로 하다 (decided to V), -(으)ㄴ/는 것 같다 (I think ...), -는데 / -(으)ㄴ데 (..., but), -지요? (..., right?),
+    -네요 (the same statement, exclaimed) and -아/어 있다 (문이 열려 있어요 -> The door is open). The learner3 lexicon;
+    its own KINDS (learner3's, then the new ones)."""
 
     GRAMMAR: ClassVar[str] = LEARNER4_GRAMMAR
     KINDS: ClassVar[dict[str, int]] = {
         **Learner3Grammar.KINDS, "intend": 3, "promise": 3, "because": 3, "after_doing": 3, "came_to": 2,
-        "decided": 3, "seems": 3, "background": 3, "tag": 2, "exclaim": 2}
+        "decided": 3, "seems": 3, "background": 3, "tag": 2, "exclaim": 2, "state": 2}
     CONNECTIVE_ENGLISH: ClassVar[dict[str, str]] = {**Learner3Grammar.CONNECTIVE_ENGLISH, "neunde": "but"}
 
     def _connective_word(self, connective: str, entry: Verb | Adjective, tense: str) -> Word:
@@ -1711,6 +1714,31 @@ class Learner4Grammar(Learner3Grammar):
         order.append((predicate, slice(n, None)))
         # no time word: English puts it last, after the tag
         return self._assemble([subject.phrase, place, obj.phrase if obj else None, predicate], order, None, True)
+
+    # -- -아/어 있다: a resulting state --
+
+    def _state(self, register: str) -> SentencePair:
+        """N이 V-아/어 있어요 -> The N is STATE (문이 열려 있어요 -> The door is open; 불이 꺼져 있었어요 -> The fire
+        was out); S는 앉아 있어요 -> S is sitting (STATE_ENGLISH); ? -> Is the N open? is/was -> 있다's word;
+        STATE -> V-아/어. No place: where one sits takes 에 (의자에 앉아 있다), which the places here do not say."""
+        tense = self.rng.choice(["present", "present", "past"])
+        question = self.rng.random() < 0.25
+        verb = self.rng.choice([v for v in self.lexicon.intransitive if STATE_ENGLISH.get(v.stem)])
+        if "person" in verb.subjects:
+            subject = self._subject(question=question)
+            state = STATE_ENGLISH[verb.stem]
+        else:
+            noun = self.rng.choice([n for n in self.lexicon.common_nouns if n.tags & verb.subjects])
+            subject = bare_the_phrase(noun, self.rng.choice(["subject", "subject", "topic"]))
+            state = "out" if noun.tags & STATE_OUT_TAGS else STATE_ENGLISH[verb.stem]
+        predicate = Phrase()
+        lexical = predicate.add_ko(piece_word(infinitive(verb.past_stem), "", verb.stem))
+        for word in auxiliary_words("있", "있었", tense, question, register, action=False):
+            aux = predicate.add_ko(word)
+        predicate.add_en(english.be_form(subject.person, subject.plural, tense == "past"), aux)
+        predicate.add_en(state, lexical)
+        order = self._english_order(subject, predicate, 1 if question else 0, [])
+        return self._assemble([subject.phrase, predicate], order, None, question)
 
     # -- -네요: exclamation --
 
