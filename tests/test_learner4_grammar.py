@@ -1,7 +1,7 @@
 """Grammar "learner4": the learner3 grammar plus the beginner syllabus's items it still lacked: -겠- (I will; Will you
 ...?), -(으)ㄹ게요 (I will, a promise), -기 때문에 (because), -고 나서 (after V-ing), -게 되다 (came to V), -기로 하다
 (decided to V), -(으)ㄴ/는/(으)ㄹ 것 같다 (I think ...), -는데 / -(으)ㄴ데 (..., but), -지요? (..., right?), -네요 and
--아/어 있다 (문이 열려 있어요 -> The door is open).
+-아/어 있다 (문이 열려 있어요 -> The door is open), N보다 (더) ADJ and PLACE에서 제일/가장 ADJ.
 Grammar "learner3" is exactly as it was on main."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from tests.grammar_checks import ChosenWords as ChosenWordsMixin
 from tests.grammar_checks import aligned_words, assert_pair_reads_back, written
 from transformer_core.data.ko_en_everyday import Learner3Grammar, Learner4Grammar, generate_pairs, ko_en_grammar
 from transformer_core.data.ko_en_forms import (
+    english_degree,
     eu_class,
     ge_word,
     gess_word,
@@ -72,6 +73,7 @@ HEAR = dict(transitive=[("듣", "hear")], nouns=["음악"])
 MAKE = dict(transitive=[("만들", "make")], nouns=["케이크"])
 CALL = dict(intransitive=[("전화하", "call")])
 TIRED = dict(adjectives=["피곤하"], motion=["가"], places=["학교"])
+BIG = dict(adjectives=["크"], names=["민수", "지수"])
 
 
 @pytest.mark.parametrize(("kind", "fields", "first", "register", "korean", "english"), [
@@ -128,6 +130,23 @@ TIRED = dict(adjectives=["피곤하"], motion=["가"], places=["학교"])
     ("state", dict(intransitive=[("앉", "sit")]), "", "polite", "민수는 앉아 있어요.", "Minsu is sitting."),
     ("state", dict(intransitive=[("서", "stand")]), "", "formal", "민수는 서 있습니다.", "Minsu is standing."),
     ("state", dict(intransitive=[("눕", "lie down")]), "", "polite", "민수는 누워 있어요?", "Is Minsu lying down?"),
+    ("compare", BIG, "", "polite", "민수는 지수보다 더 커요.", "Minsu is bigger than Jisu."),
+    ("compare", BIG, "", "polite", "민수는 지수보다 커요.", "Minsu is bigger than Jisu."),
+    ("compare", BIG, "", "formal", "민수는 지수보다 더 컸습니까?", "Was Minsu bigger than Jisu?"),
+    ("compare", BIG | dict(nouns=["학생"]), "", "polite", "민수는 학생보다 더 커요.",
+     "Minsu is bigger than the student."),
+    ("compare", dict(adjectives=["피곤하"], names=["민수", "지수"]), "", "polite", "민수는 지수보다 더 피곤해요.",
+     "Minsu is more tired than Jisu."),
+    ("compare", dict(adjectives=["귀엽"], names=["민수", "지수"]), "", "polite", "민수는 지수보다 더 귀여워요.",
+     "Minsu is cuter than Jisu."),
+    ("compare", dict(adjectives=["바쁘"], names=["민수", "지수"]), "", "plain", "민수는 지수보다 더 바빴다.",
+     "Minsu was busier than Jisu."),
+    ("most", BIG | dict(places=["학교"]), "", "polite", "민수는 학교에서 제일 커요.",
+     "Minsu is the biggest in the school."),
+    ("most", dict(adjectives=["피곤하"], places=["학교"]), "", "polite", "민수는 학교에서 가장 피곤해요.",
+     "Minsu is the most tired in the school."),
+    ("most", dict(adjectives=["좋"], places=["서울"]), "", "polite", "민수는 서울에서 제일 좋아요?",
+     "Is Minsu the best in Seoul?"),
 ])
 def test_each_new_construction_writes_the_korean_and_english_a_teacher_writes(kind, fields, first, register, korean,
                                                                              english):
@@ -153,6 +172,14 @@ def test_each_new_construction_writes_the_korean_and_english_a_teacher_writes(ki
      {"The": set(), "door": {"문이"}, "is": {"있어요"}, "open": {"열려"}}),
     ("state", dict(intransitive=[("눕", "lie down")]), "", "민수는 누워 있어요?",
      {"Is": {"있어요"}, "Minsu": {"민수는"}, "lying": {"누워"}, "down": {"누워"}}),
+    ("compare", BIG, "", "민수는 지수보다 더 커요.",
+     {"is": {"커요"}, "bigger": {"커요", "더"}, "than": {"지수보다"}, "Jisu": {"지수보다"}}),
+    ("compare", dict(adjectives=["피곤하"], names=["민수", "지수"]), "", "민수는 지수보다 피곤해요.",
+     {"is": {"피곤해요"}, "more": {"피곤해요"}, "tired": {"피곤해요"}, "than": {"지수보다"}}),
+    ("most", dict(adjectives=["피곤하"], places=["학교"]), "", "민수는 학교에서 가장 피곤해요.",
+     {"is": {"피곤해요"}, "most": {"가장"}, "tired": {"피곤해요"}, "in": {"학교에서"}, "school": {"학교에서"}}),
+    ("most", BIG | dict(places=["학교"]), "", "민수는 학교에서 제일 커요.",
+     {"is": {"커요"}, "biggest": {"커요", "제일"}, "in": {"학교에서"}}),
 ])
 def test_the_gold_alignment_points_each_english_word_at_its_korean_word(kind, fields, first, korean, expected):
     grammar = ChosenWords(4, first, **fields)
@@ -230,6 +257,18 @@ def test_the_word_before_geot_gatda_takes_the_adnominal_of_its_tense(stem, prese
                                                                                                   future]
 
 
+@pytest.mark.parametrize(("adjective", "comparative", "superlative"), [
+    ("big", "bigger", "biggest"), ("sad", "sadder", "saddest"), ("happy", "happier", "happiest"),
+    ("busy", "busier", "busiest"), ("nice", "nicer", "nicest"), ("cute", "cuter", "cutest"),
+    ("quiet", "quieter", "quietest"), ("strong", "stronger", "strongest"), ("good", "better", "best"),
+    ("bad", "worse", "worst"), ("tired", "more tired", "most tired"), ("boring", "more boring", "most boring"),
+    ("careful", "more careful", "most careful"), ("fluent", "more fluent", "most fluent"),
+    ("polite", "more polite", "most polite"), ("cold-hearted", "more cold-hearted", "most cold-hearted"),
+])
+def test_english_comparatives_and_superlatives_are_an_english_grammars(adjective, comparative, superlative):
+    assert [" ".join(words) for words in english_degree(adjective)] == [comparative, superlative]
+
+
 @pytest.mark.parametrize(("register", "statement", "question"), [
     ("plain", "먹겠다", "먹겠니"), ("polite", "먹겠어요", "먹겠어요"), ("formal", "먹겠습니다", "먹겠습니까"),
     ("banmal", "먹겠어", "먹겠어"),
@@ -242,7 +281,7 @@ def test_gess_takes_each_speech_levels_ending(register, statement, question):
 
 def test_the_learner4_vocabulary_keeps_the_learner3_ids_and_holds_every_generated_token():
     learner3, learner4 = ko_en_vocabulary(grammar="learner3"), ko_en_vocabulary(grammar="learner4")
-    assert learner4[:len(learner3)] == learner3 and 0 < len(learner4) - len(learner3) < 100
+    assert learner4[:len(learner3)] == learner3 and 0 < len(learner4) - len(learner3) < 250
     assert learner4[len(learner3):] == tuple(sorted(learner4[len(learner3):]))
     tokenizer = _tokenizer()
     grown, before = tokenizer.get_vocab(), build_ko_en_tokenizer(grammar="learner3").get_vocab()
@@ -289,7 +328,7 @@ def test_the_environment_picks_learner4_for_one_training_run_and_its_card_says_w
 NEW_SENTENCES = ("제가 전화할게요.", "저는 사과를 먹겠어요.", "사과를 먹었기 때문에 학교에 갔어요.",
                  "민수는 사과를 먹고 나서 학교에 갔어요.", "민수는 사과를 먹게 됐어요.", "민수는 학교에 가기로 했어요.",
                  "민수는 사과를 먹은 것 같아요.", "나는 피곤한데 민수는 학교에 갔어요.", "민수는 사과를 먹었지요?",
-                 "민수는 케이크를 만드네요.")
+                 "민수는 케이크를 만드네요.", "민수는 지수보다 더 커요.", "민수는 학교에서 제일 커요.")
 # -아/어 있다 writes a shape learner3's recogniser already knows (an infinitive before 있다): inside under both.
 STATE_SENTENCES = ("문이 열려 있어요.", "할머니는 누워 있었어요.", "전등이 꺼져 있습니다.")
 

@@ -49,6 +49,7 @@ from transformer_core.data.ko_en_forms import (
     LEARNER3_GRAMMAR,
     LEARNER4_GRAMMAR,
     LEARNER_GRAMMAR,
+    MORE,
     NASEO,
     NATIVE_ONE,
     POSITIONS,
@@ -60,13 +61,16 @@ from transformer_core.data.ko_en_forms import (
     STATE_OUT_TAGS,
     STAY_BASE,
     SU,
+    SUPERLATIVE_WORDS,
     TAG_ENDINGS,
     THING,
     TRANSPORT_VERBS,
     aseo_word,
     auxiliary_words,
     bsida_word,
+    comparable,
     do_word,
+    english_degree,
     eu_class,
     eu_ending,
     future_adnominal_word,
@@ -1499,13 +1503,14 @@ class Learner4Grammar(Learner3Grammar):
     """Grammar "learner4": learner3 plus the beginner syllabus's items it still lacked (docs/models.md "Grammar
     learner4"): -겠- and -(으)ㄹ게요 (I will), -기 때문에 (because), -고 나서 (after V-ing), -게 되다 (came to V),
     -기로 하다 (decided to V), -(으)ㄴ/는 것 같다 (I think ...), -는데 / -(으)ㄴ데 (..., but), -지요? (..., right?),
-    -네요 (the same statement, exclaimed) and -아/어 있다 (문이 열려 있어요 -> The door is open). The learner3 lexicon;
-    its own KINDS (learner3's, then the new ones)."""
+    -네요 (the same statement, exclaimed), -아/어 있다 (문이 열려 있어요 -> The door is open), N보다 (더) ADJ (bigger
+    than N) and PLACE에서 제일/가장 ADJ (the biggest in PLACE). The learner3 lexicon; its own KINDS (learner3's, then
+    the new ones)."""
 
     GRAMMAR: ClassVar[str] = LEARNER4_GRAMMAR
     KINDS: ClassVar[dict[str, int]] = {
         **Learner3Grammar.KINDS, "intend": 3, "promise": 3, "because": 3, "after_doing": 3, "came_to": 2,
-        "decided": 3, "seems": 3, "background": 3, "tag": 2, "exclaim": 2, "state": 2}
+        "decided": 3, "seems": 3, "background": 3, "tag": 2, "exclaim": 2, "state": 2, "compare": 3, "most": 2}
     CONNECTIVE_ENGLISH: ClassVar[dict[str, str]] = {**Learner3Grammar.CONNECTIVE_ENGLISH, "neunde": "but"}
 
     def _connective_word(self, connective: str, entry: Verb | Adjective, tense: str) -> Word:
@@ -1739,6 +1744,76 @@ class Learner4Grammar(Learner3Grammar):
         predicate.add_en(state, lexical)
         order = self._english_order(subject, predicate, 1 if question else 0, [])
         return self._assemble([subject.phrase, predicate], order, None, question)
+
+    # -- N보다 (더) ADJ: comparison; PLACE에서 제일/가장 ADJ: superlative --
+
+    def _degree_predicate(self, adjective: Adjective, tense: str, question: bool, register: str, subject: NounPhrase,
+                          degree: Word | None, superlative: bool) -> Phrase:
+        """[더 / 제일 / 가장] ADJ-요 -> is bigger / is more tired / is the biggest / is the most tired: is -> ADJ's
+        word; the -er / -est word -> ADJ's word (and 더 / 제일 when written); more / the most -> 더 / 제일 (ADJ's word
+        when 더 is not written)."""
+        predicate = Phrase()
+        marker = predicate.add_ko(degree) if degree else -1
+        for word in predicate_word(adjective.stem, adjective.past_stem,
+                                   hangul.adnominal_future_from_present(adjective.attributive), tense, question,
+                                   register, action=False):
+            index = predicate.add_ko(tuple(word))
+        predicate.add_en(english.be_form(subject.person, subject.plural, tense == "past"), index)
+        comparative, most = english_degree(adjective.en)
+        words = most if superlative else comparative
+        if superlative:
+            predicate.add_en("the", marker)
+        if words[0] in ("more", "most"):
+            predicate.add_en(words[0], marker if degree else index)
+            predicate.add_en(" ".join(words[1:]), index)
+        else:
+            predicate.add_en(words[0], *((index, marker) if degree else (index,)))
+        return predicate
+
+    def _compared(self) -> Adjective:
+        return self.rng.choice([a for a in self.lexicon.adjectives if comparable(a)])
+
+    def _compare(self, register: str) -> SentencePair:
+        """S는 N보다 (더) ADJ -> S is ADJ-er / more ADJ than N (than and N -> N보다); 민수는 지수보다 더 커요 ->
+        Minsu is bigger than Jisu. N: a name or a person (the student); ? -> Is S ADJ-er than N?"""
+        tense = self.rng.choice(["present", "present", "past"])
+        question = self.rng.random() < 0.2
+        subject = self._subject(drop=0.0, question=question)
+        than = Phrase()
+        names = [n for n in self.lexicon.names if subject.phrase.en[:1] != [n.en]]
+        people = [n for n in self._nouns_with(frozenset({"person"}))
+                  if n.en.split() != subject.phrase.en[-len(n.en.split()):]]  # not "the student than the student"
+        if names and (not people or self.rng.random() < 0.5):
+            other = self.rng.choice(names)
+            index = than.add_ko((other.ko, "보다"))
+            than.add_en("than", index)
+            than.add_en(other.en, index)
+        else:
+            other = self.rng.choice(people)
+            index = than.add_ko((other.ko, "보다"))
+            than.add_en("than", index)
+            than.add_en("the")
+            than.add_en(other.en, index)
+        adjective = self._compared()
+        degree = MORE if self.rng.random() < 0.6 else None
+        predicate = self._degree_predicate(adjective, tense, question, register, subject, degree, False)
+        order = self._english_order(subject, predicate, 1 if question else 0, [than])
+        return self._assemble([subject.phrase, than, predicate], order, None, question)
+
+    def _most(self, register: str) -> SentencePair:
+        """S는 PLACE에서 제일/가장 ADJ -> S is the ADJ-est / the most ADJ in PLACE (the and -est -> ADJ's word and
+        제일; in PLACE -> PLACE에서); 민수는 학교에서 제일 커요 -> Minsu is the biggest in the school."""
+        from transformer_core.data.ko_en import place_phrase
+
+        tense = self.rng.choice(["present", "present", "past"])
+        question = self.rng.random() < 0.2
+        subject = self._subject(drop=0.0, question=question)
+        place = place_phrase(self.rng.choice([p for p in self.lexicon.places if p.en != "home"]), "location", "in")
+        adjective = self._compared()
+        predicate = self._degree_predicate(adjective, tense, question, register, subject,
+                                           self.rng.choice(SUPERLATIVE_WORDS), True)
+        order = self._english_order(subject, predicate, 1 if question else 0, [place])
+        return self._assemble([subject.phrase, place, predicate], order, None, question)
 
     # -- -네요: exclamation --
 

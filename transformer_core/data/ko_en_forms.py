@@ -299,7 +299,7 @@ def everyday_english_words(grammar: str = GRAMMAR_NAME) -> set[str]:
     if grammar in SYLLABUS_GRAMMARS:
         words |= syllabus_english_words(lexicon)
     if grammar in SYLLABUS2_GRAMMARS:
-        words |= set(LEARNER4_ENGLISH)
+        words |= learner4_english_words(lexicon)
     return words
 
 
@@ -484,9 +484,18 @@ TAG_ENDINGS = ("지요", "죠")  # -지요? / -죠? (..., right?)
 STATE_ENGLISH = {"열리": "open", "닫히": "closed", "앉": "sitting", "서": "standing", "눕": "lying down",
                  "꺼지": "off"}
 STATE_OUT_TAGS = frozenset({"candle", "fire"})
+# N보다 (더) ADJ and PLACE에서 제일/가장 ADJ: English comparatives and superlatives by rule (english_degree), for
+# the adjectives a person can be compared in (not these: they do not grade, or their -er reads as another word).
+UNGRADED = frozenset({"different", "similar", "intact", "unique", "perfect", "just", "late", "fine", "hurt", "sorry",
+                      "wronged", "close", "free", "full", "naive", "afraid", "fun"})
+IRREGULAR_DEGREES = {"good": ("better", "best"), "bad": ("worse", "worst")}
+TWO_VOWEL_SYLLABLES = frozenset({"fluent"})  # flu-ent: one vowel group, two syllables (more fluent)
+MORE = ("더",)
+SUPERLATIVE_WORDS = (("제일",), ("가장",))
 LEARNER4_ENGLISH = ("because", "Because", "after", "After", "I", "think", "decided", "decide", "Did", "did",
                     "came", "come", "will", "Will", "you", "right", ",", "to", "but", "open", "closed", "sitting",
-                    "standing", "lying", "down", "off", "out", "Is", "Are", "Was", "Were", "the", "The")
+                    "standing", "lying", "down", "off", "out", "Is", "Are", "Was", "Were", "the", "The", "than",
+                    "more", "most", "in")
 
 
 def gess_word(stem: str, register: str, question: bool = False) -> Word:
@@ -548,11 +557,53 @@ def neyo_word(stem: str, past: str, tense: str) -> Word:
     return piece_word(hangul.drop_rieul(stem), "네요", stem)
 
 
+def _syllables(word: str) -> int:
+    """Vowel groups of an English word, a silent final e not counted: big 1, brave 1, happy 2, quiet 1, gentle 2."""
+    import re
+
+    if word.endswith("e") and not word.endswith(("ee", "le")):
+        word = word[:-1]
+    return max(1, len(re.findall(r"[aeiouy]+", word[1:] if word.startswith("y") else word)))
+
+
+def english_degree(adjective: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(comparative, superlative) words: big -> (bigger,), (biggest,); happy -> happier, happiest; nice -> nicer;
+    good -> better, best; tired, boring, careful, cold-hearted -> (more, tired), (most, tired)."""
+    if adjective in IRREGULAR_DEGREES:
+        better, best = IRREGULAR_DEGREES[adjective]
+        return (better,), (best,)
+    syllables = _syllables(adjective)
+    short = (" " not in adjective and "-" not in adjective and not adjective.endswith(("ed", "ing", "ful"))
+             and adjective not in TWO_VOWEL_SYLLABLES
+             and (syllables == 1 or (syllables == 2 and adjective.endswith("y"))))
+    if not short:
+        return ("more", *adjective.split()), ("most", *adjective.split())
+    if syllables == 2:  # happy -> happi
+        base = adjective[:-1] + "i"
+    elif adjective.endswith("e"):  # nice -> nic
+        base = adjective[:-1]
+    elif (len(adjective) >= 3 and adjective[-1] not in "aeiouwxy" and adjective[-2] in "aeiou"
+          and adjective[-3] not in "aeiou"):  # big -> bigg
+        base = adjective + adjective[-1]
+    else:
+        base = adjective
+    return (base + "er",), (base + "est",)
+
+
+def comparable(adjective: Adjective) -> bool:
+    """An adjective a person is compared in (N보다 더 ADJ, 제일 ADJ)."""
+    return (adjective.predicative and bool(adjective.stem) and "person" in adjective.applies_to
+            and adjective.en not in UNGRADED)
+
+
 def learner4_korean_words(lexicon: Lexicon) -> set[Word]:
     """Every Korean word (as pieces) the second syllabus round writes, for every verb and adjective of `lexicon`."""
     from itertools import product
 
-    words: set[Word] = {BECAUSE, NASEO, THING}
+    words: set[Word] = {BECAUSE, NASEO, THING, MORE, *SUPERLATIVE_WORDS}
+    for noun in lexicon.common_nouns + lexicon.names:
+        if noun.is_name or "person" in noun.tags:
+            words.add((noun.ko, "보다"))
     for tense, question, register in product(("past", "present", "future"), (False, True), REGISTERS):
         words.update(auxiliary_words(*SEEM, "present", question, register, action=False))
         for stem, past in (("하", "했"), ("되", "됐")):
@@ -572,4 +623,15 @@ def learner4_korean_words(lexicon: Lexicon) -> set[Word]:
             stem, past = adjective.stem, adjective.past_stem
             words.update({neunde_word(adjective, "past"), neunde_word(adjective, "present"),
                           neyo_word(stem, past, "past"), neyo_word(stem, past, "present")})
+    return words
+
+
+def learner4_english_words(lexicon: Lexicon) -> set[str]:
+    """English words the second syllabus round adds: because, think, decided, right ..., and the comparatives and
+    superlatives of the adjectives a person is compared in."""
+    words = set(LEARNER4_ENGLISH)
+    for adjective in lexicon.adjectives:
+        if comparable(adjective):
+            comparative, superlative = english_degree(adjective.en)
+            words.update(comparative + superlative)
     return words
