@@ -25,6 +25,7 @@ from transformer_core.data.ko_en_forms import (
     ge_word,
     gess_word,
     giro_word,
+    grammar_lexicon,
     learner3_lexicon,
     neunde_word,
     neyo_word,
@@ -275,6 +276,30 @@ def test_english_comparatives_and_superlatives_are_an_english_grammars(adjective
 ])
 def test_gess_takes_each_speech_levels_ending(register, statement, question):
     assert ["".join(gess_word("먹", register, q)) for q in (False, True)] == [statement, question]
+
+
+# --- the lexicon's fourth round: the months -------------------------------------------------------------------------
+
+MONTHS = {("일월에",): ("in", "January"), ("이월에",): ("in", "February"), ("삼월에",): ("in", "March"),
+          ("사월에",): ("in", "April"), ("오월에",): ("in", "May"), ("유월에",): ("in", "June"),
+          ("칠월에",): ("in", "July"), ("팔월에",): ("in", "August"), ("구월에",): ("in", "September"),
+          ("시월에",): ("in", "October"), ("십일월에",): ("in", "November"), ("십이월에",): ("in", "December")}
+
+
+def test_the_fourth_round_adds_the_months_as_time_words_and_nothing_else():
+    learner3, learner4 = learner3_lexicon(), grammar_lexicon("learner4")
+    assert learner4.entries == learner3.entries + len(MONTHS)
+    assert learner4.time_words[:len(learner3.time_words)] == learner3.time_words
+    added = learner4.time_words[len(learner3.time_words):]
+    assert {word.ko: word.en for word in added} == MONTHS
+    assert all(set(word.tenses) == {"past", "present", "future"} for word in added)
+
+
+def test_a_month_is_said_in_a_sentence_and_aligned_to_its_word():
+    grammar = Learner4Grammar(9)
+    pair = next(p for p in (grammar.sample("polite") for _ in range(20000)) if "시월에" in p.source_words)
+    links = aligned_words(pair)
+    assert pair.target_text[:-1].endswith("in October") and links["October"] == links["in"] == {"시월에"}
 
 
 # --- the vocabulary, the tokenizer -------------------------------------------------------------------------------

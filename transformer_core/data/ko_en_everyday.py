@@ -1504,8 +1504,8 @@ class Learner4Grammar(Learner3Grammar):
     learner4"): -겠- and -(으)ㄹ게요 (I will), -기 때문에 (because), -고 나서 (after V-ing), -게 되다 (came to V),
     -기로 하다 (decided to V), -(으)ㄴ/는 것 같다 (I think ...), -는데 / -(으)ㄴ데 (..., but), -지요? (..., right?),
     -네요 (the same statement, exclaimed), -아/어 있다 (문이 열려 있어요 -> The door is open), N보다 (더) ADJ (bigger
-    than N) and PLACE에서 제일/가장 ADJ (the biggest in PLACE). The learner3 lexicon; its own KINDS (learner3's, then
-    the new ones)."""
+    than N) and PLACE에서 제일/가장 ADJ (the biggest in PLACE). The learner3 lexicon plus the months (the additions file
+    "learner4"); its own KINDS (learner3's, then the new ones)."""
 
     GRAMMAR: ClassVar[str] = LEARNER4_GRAMMAR
     KINDS: ClassVar[dict[str, int]] = {

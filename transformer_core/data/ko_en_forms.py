@@ -12,12 +12,12 @@ GRAMMAR_NAME = "everyday"
 LEARNER_GRAMMAR = "learner"  # the everyday constructions over the full + everyday + learner lexicon
 LEARNER2_GRAMMAR = "learner2"  # the same over the learner lexicon's second round too (its additions file "learner2")
 LEARNER3_GRAMMAR = "learner3"  # learner2 + a beginner syllabus's constructions, over the lexicon's third round too
-LEARNER4_GRAMMAR = "learner4"  # learner3 + the syllabus items learner3 lacked (-겠-, -(으)ㄹ게요, -기 때문에 ...)
+LEARNER4_GRAMMAR = "learner4"  # learner3 + the syllabus items it lacked (-겠-, -(으)ㄹ게요 ...) + the months
 # The additions files each grammar reads on top of the full lexicon, in order (lexicon.py reads them).
 ADDITIONS = {GRAMMAR_NAME: (GRAMMAR_NAME,), LEARNER_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR),
              LEARNER2_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR, LEARNER2_GRAMMAR),
              LEARNER3_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR, LEARNER2_GRAMMAR, LEARNER3_GRAMMAR),
-             LEARNER4_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR, LEARNER2_GRAMMAR, LEARNER3_GRAMMAR)}
+             LEARNER4_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR, LEARNER2_GRAMMAR, LEARNER3_GRAMMAR, LEARNER4_GRAMMAR)}
 EXTENDED_GRAMMARS = tuple(ADDITIONS)  # the grammars on the everyday constructions (ko_en_everyday.py)
 # Grammars whose 으-endings (-(으)니까, -(으)면서, -(으)시-) take irregular stems too (들으니까, 도우세요, 나으면서):
 # the everyday grammar left those stems out, and its stream stays as it was.
