@@ -75,6 +75,7 @@ MAKE = dict(transitive=[("만들", "make")], nouns=["케이크"])
 CALL = dict(intransitive=[("전화하", "call")])
 TIRED = dict(adjectives=["피곤하"], motion=["가"], places=["학교"])
 BIG = dict(adjectives=["크"], names=["민수", "지수"])
+RAIN = dict(transitive=[("먹", "eat")], nouns=["사과", "폭우", "시험"], motion=["가"], places=["학교"])
 
 
 @pytest.mark.parametrize(("kind", "fields", "first", "register", "korean", "english"), [
@@ -131,6 +132,10 @@ BIG = dict(adjectives=["크"], names=["민수", "지수"])
     ("state", dict(intransitive=[("앉", "sit")]), "", "polite", "민수는 앉아 있어요.", "Minsu is sitting."),
     ("state", dict(intransitive=[("서", "stand")]), "", "formal", "민수는 서 있습니다.", "Minsu is standing."),
     ("state", dict(intransitive=[("눕", "lie down")]), "", "polite", "민수는 누워 있어요?", "Is Minsu lying down?"),
+    ("because_of", RAIN, "", "polite", "민수는 폭우 때문에 학교에 갔어요.",
+     "Minsu went to the school because of the heavy rain."),
+    ("because_of", RAIN, "", "formal", "민수는 시험 때문에 사과를 먹을 것입니다.",
+     "Minsu will eat an apple because of the exam."),
     ("compare", BIG, "", "polite", "민수는 지수보다 더 커요.", "Minsu is bigger than Jisu."),
     ("compare", BIG, "", "polite", "민수는 지수보다 커요.", "Minsu is bigger than Jisu."),
     ("compare", BIG, "", "formal", "민수는 지수보다 더 컸습니까?", "Was Minsu bigger than Jisu?"),
@@ -142,10 +147,10 @@ BIG = dict(adjectives=["크"], names=["민수", "지수"])
      "Minsu is cuter than Jisu."),
     ("compare", dict(adjectives=["바쁘"], names=["민수", "지수"]), "", "plain", "민수는 지수보다 더 바빴다.",
      "Minsu was busier than Jisu."),
-    ("most", BIG | dict(places=["학교"]), "", "polite", "민수는 학교에서 제일 커요.",
-     "Minsu is the biggest in the school."),
-    ("most", dict(adjectives=["피곤하"], places=["학교"]), "", "polite", "민수는 학교에서 가장 피곤해요.",
-     "Minsu is the most tired in the school."),
+    ("most", BIG | dict(places=["서울"]), "", "polite", "민수는 서울에서 제일 커요.",
+     "Minsu is the biggest in Seoul."),
+    ("most", dict(adjectives=["피곤하"], places=["한국"]), "", "polite", "민수는 한국에서 가장 피곤해요.",
+     "Minsu is the most tired in Korea."),
     ("most", dict(adjectives=["좋"], places=["서울"]), "", "polite", "민수는 서울에서 제일 좋아요?",
      "Is Minsu the best in Seoul?"),
 ])
@@ -173,14 +178,16 @@ def test_each_new_construction_writes_the_korean_and_english_a_teacher_writes(ki
      {"The": set(), "door": {"문이"}, "is": {"있어요"}, "open": {"열려"}}),
     ("state", dict(intransitive=[("눕", "lie down")]), "", "민수는 누워 있어요?",
      {"Is": {"있어요"}, "Minsu": {"민수는"}, "lying": {"누워"}, "down": {"누워"}}),
+    ("because_of", RAIN, "", "민수는 폭우 때문에 학교에 갔어요.",
+     {"went": {"갔어요"}, "because": {"때문에"}, "of": {"때문에"}, "heavy": {"폭우"}, "rain": {"폭우"}}),
     ("compare", BIG, "", "민수는 지수보다 더 커요.",
      {"is": {"커요"}, "bigger": {"커요", "더"}, "than": {"지수보다"}, "Jisu": {"지수보다"}}),
     ("compare", dict(adjectives=["피곤하"], names=["민수", "지수"]), "", "민수는 지수보다 피곤해요.",
      {"is": {"피곤해요"}, "more": {"피곤해요"}, "tired": {"피곤해요"}, "than": {"지수보다"}}),
-    ("most", dict(adjectives=["피곤하"], places=["학교"]), "", "민수는 학교에서 가장 피곤해요.",
-     {"is": {"피곤해요"}, "most": {"가장"}, "tired": {"피곤해요"}, "in": {"학교에서"}, "school": {"학교에서"}}),
-    ("most", BIG | dict(places=["학교"]), "", "민수는 학교에서 제일 커요.",
-     {"is": {"커요"}, "biggest": {"커요", "제일"}, "in": {"학교에서"}}),
+    ("most", dict(adjectives=["피곤하"], places=["한국"]), "", "민수는 한국에서 가장 피곤해요.",
+     {"is": {"피곤해요"}, "most": {"가장"}, "tired": {"피곤해요"}, "in": {"한국에서"}, "Korea": {"한국에서"}}),
+    ("most", BIG | dict(places=["서울"]), "", "민수는 서울에서 제일 커요.",
+     {"is": {"커요"}, "biggest": {"커요", "제일"}, "in": {"서울에서"}}),
 ])
 def test_the_gold_alignment_points_each_english_word_at_its_korean_word(kind, fields, first, korean, expected):
     grammar = ChosenWords(4, first, **fields)
@@ -353,7 +360,8 @@ def test_the_environment_picks_learner4_for_one_training_run_and_its_card_says_w
 NEW_SENTENCES = ("제가 전화할게요.", "저는 사과를 먹겠어요.", "사과를 먹었기 때문에 학교에 갔어요.",
                  "민수는 사과를 먹고 나서 학교에 갔어요.", "민수는 사과를 먹게 됐어요.", "민수는 학교에 가기로 했어요.",
                  "민수는 사과를 먹은 것 같아요.", "나는 피곤한데 민수는 학교에 갔어요.", "민수는 사과를 먹었지요?",
-                 "민수는 케이크를 만드네요.", "민수는 지수보다 더 커요.", "민수는 학교에서 제일 커요.")
+                 "민수는 케이크를 만드네요.", "민수는 지수보다 더 커요.", "민수는 서울에서 제일 커요.",
+                 "민수는 폭우 때문에 학교에 갔어요.")
 # -아/어 있다 writes a shape learner3's recogniser already knows (an infinitive before 있다): inside under both.
 STATE_SENTENCES = ("문이 열려 있어요.", "할머니는 누워 있었어요.", "전등이 꺼져 있습니다.")
 
@@ -378,3 +386,11 @@ def test_the_learner4_recogniser_reads_resulting_states():
     for sentence in STATE_SENTENCES:
         pieces = tokenizer.convert_ids_to_tokens(tokenizer(sentence)["input_ids"][:-1])
         assert "<unk>" not in pieces and not outside_word_indices(pieces, "learner4"), (sentence, pieces)
+
+
+def test_a_reason_is_never_a_season():
+    grammar = Learner4Grammar(8)
+    for _ in range(300):
+        pair = grammar.sample(kind="because_of")
+        reason = pair.source_words[pair.source_words.index("때문에") - 1]
+        assert reason not in ("봄", "여름", "가을", "겨울", "지구온난화"), pair.source_text

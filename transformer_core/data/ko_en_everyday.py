@@ -52,8 +52,11 @@ from transformer_core.data.ko_en_forms import (
     MORE,
     NASEO,
     NATIVE_ONE,
+    NOT_REASONS,
     POSITIONS,
     PRONOUNS,
+    REASON_TAGS,
+    REASONS_WITHOUT_THE,
     REQUEST_ENDINGS,
     SEEM,
     SINO_FLOORS,
@@ -1501,16 +1504,17 @@ class Learner3Grammar(Learner2Grammar):
 
 class Learner4Grammar(Learner3Grammar):
     """Grammar "learner4": learner3 plus the beginner syllabus's items it still lacked (docs/models.md "Grammar
-    learner4"): -겠- and -(으)ㄹ게요 (I will), -기 때문에 (because), -고 나서 (after V-ing), -게 되다 (came to V),
-    -기로 하다 (decided to V), -(으)ㄴ/는 것 같다 (I think ...), -는데 / -(으)ㄴ데 (..., but), -지요? (..., right?),
-    -네요 (the same statement, exclaimed), -아/어 있다 (문이 열려 있어요 -> The door is open), N보다 (더) ADJ (bigger
-    than N) and PLACE에서 제일/가장 ADJ (the biggest in PLACE). The learner3 lexicon plus the months (the additions file
-    "learner4"); its own KINDS (learner3's, then the new ones)."""
+    learner4"): -겠- and -(으)ㄹ게요 (I will), -기 때문에 and N 때문에 (because, because of), -고 나서 (after V-ing),
+    -게 되다 (came to V), -기로 하다 (decided to V), -(으)ㄴ/는 것 같다 (I think ...), -는데 / -(으)ㄴ데 (..., but),
+    -지요? (..., right?), -네요 (the same statement, exclaimed), -아/어 있다 (문이 열려 있어요 -> The door is open),
+    N보다 (더) ADJ (bigger than N) and PLACE에서 제일/가장 ADJ (the biggest in PLACE). The learner3 lexicon plus the
+    months (the additions file "learner4"); its own KINDS (learner3's, then the new ones)."""
 
     GRAMMAR: ClassVar[str] = LEARNER4_GRAMMAR
     KINDS: ClassVar[dict[str, int]] = {
         **Learner3Grammar.KINDS, "intend": 3, "promise": 3, "because": 3, "after_doing": 3, "came_to": 2,
-        "decided": 3, "seems": 3, "background": 3, "tag": 2, "exclaim": 2, "state": 2, "compare": 3, "most": 2}
+        "decided": 3, "seems": 3, "background": 3, "tag": 2, "exclaim": 2, "state": 2, "compare": 3, "most": 2,
+        "because_of": 2}
     CONNECTIVE_ENGLISH: ClassVar[dict[str, str]] = {**Learner3Grammar.CONNECTIVE_ENGLISH, "neunde": "but"}
 
     def _connective_word(self, connective: str, entry: Verb | Adjective, tense: str) -> Word:
@@ -1598,6 +1602,30 @@ class Learner4Grammar(Learner3Grammar):
         korean = [subject.phrase, place1, obj1.phrase if obj1 else None, clause, again, place2,
                   obj2.phrase if obj2 else None, predicate]
         return self._assemble(korean, order, None, False)
+
+    # -- N 때문에: because of N --
+
+    def _because_of(self, register: str) -> SentencePair:
+        """S N 때문에 [OBJ] V -> S V [OBJ] because of the N (폭우 때문에 -> because of the heavy rain; because, of ->
+        때문에; N -> N; the unaligned). N: a noun that can be a reason (REASON_TAGS: weather, traffic, noise, exams)."""
+        tense = self.rng.choice(["past", "past", "present", "future"])
+        question = self.rng.random() < 0.15
+        subject = self._subject(question=question)
+        verb = self._verb(("transitive", "intransitive", "motion"))
+        obj, place = self._object(verb), self._place_for(verb)
+        noun = self.rng.choice([n for n in self.lexicon.common_nouns if n.tags & REASON_TAGS
+                                and not n.tags & NOT_REASONS and n.en not in REASONS_WITHOUT_THE])
+        reason = Phrase()
+        noun_index = reason.add_ko(noun.ko)
+        because = reason.add_ko(BECAUSE)
+        reason.add_en("because", because)
+        reason.add_en("of", because)
+        reason.add_en("the")
+        reason.add_en(noun.en, noun_index)
+        predicate, n_before = self._final_predicate(verb, tense, question, register, subject)
+        order = self._english_order(subject, predicate, n_before, [obj.phrase if obj else None, place, reason])
+        korean = [subject.phrase, reason, place, obj.phrase if obj else None, predicate]
+        return self._assemble(korean, order, self._time(tense), question)
 
     # -- -고 나서: after V-ing --
 
@@ -1802,13 +1830,14 @@ class Learner4Grammar(Learner3Grammar):
 
     def _most(self, register: str) -> SentencePair:
         """S는 PLACE에서 제일/가장 ADJ -> S is the ADJ-est / the most ADJ in PLACE (the and -est -> ADJ's word and
-        제일; in PLACE -> PLACE에서); 민수는 학교에서 제일 커요 -> Minsu is the biggest in the school."""
+        제일; in PLACE -> PLACE에서); 민수는 서울에서 제일 커요 -> Minsu is the biggest in Seoul."""
         from transformer_core.data.ko_en import place_phrase
 
         tense = self.rng.choice(["present", "present", "past"])
         question = self.rng.random() < 0.2
         subject = self._subject(drop=0.0, question=question)
-        place = place_phrase(self.rng.choice([p for p in self.lexicon.places if p.en != "home"]), "location", "in")
+        # a city or country (the tallest in Seoul): "the tallest in the laundry room" says little
+        place = place_phrase(self.rng.choice([p for p in self.lexicon.places if p.proper]), "location", "in")
         adjective = self._compared()
         predicate = self._degree_predicate(adjective, tense, question, register, subject,
                                            self.rng.choice(SUPERLATIVE_WORDS), True)

@@ -479,6 +479,11 @@ WILL_ENDINGS = {"plain": "게", "polite": "게요", "formal": "게요", "banmal"
 BECAUSE, NASEO, THING = ("때문", "에"), ("나서",), ("것",)  # -기 때문에, -고 나서, -(으)ㄴ/는 것 같다
 SEEM = ("같", "같았")  # 같다: the stem and past stem of -(으)ㄴ/는 것 같다 (I think ...)
 TAG_ENDINGS = ("지요", "죠")  # -지요? / -죠? (..., right?)
+# N 때문에 (because of the N): the nouns that can be a reason (the weather, traffic, noise, an exam); not a season
+# (because of the summer) nor a word English says without "the" (global warming).
+REASON_TAGS = frozenset({"weather", "traffic", "noise", "exam"})
+NOT_REASONS = frozenset({"season"})
+REASONS_WITHOUT_THE = frozenset({"global warming", "climate"})
 # -아/어 있다 (a state that results): the verbs that take it and the English state (문이 열려 있어요 -> The door is
 # open; 민수는 앉아 있어요 -> Minsu is sitting); 꺼지다: a lamp or light is off, a candle or fire is out.
 STATE_ENGLISH = {"열리": "open", "닫히": "closed", "앉": "sitting", "서": "standing", "눕": "lying down",
@@ -495,7 +500,7 @@ SUPERLATIVE_WORDS = (("제일",), ("가장",))
 LEARNER4_ENGLISH = ("because", "Because", "after", "After", "I", "think", "decided", "decide", "Did", "did",
                     "came", "come", "will", "Will", "you", "right", ",", "to", "but", "open", "closed", "sitting",
                     "standing", "lying", "down", "off", "out", "Is", "Are", "Was", "Were", "the", "The", "than",
-                    "more", "most", "in")
+                    "more", "most", "in", "of")
 
 
 def gess_word(stem: str, register: str, question: bool = False) -> Word:
