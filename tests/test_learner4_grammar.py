@@ -83,6 +83,10 @@ RAIN = dict(transitive=[("먹", "eat")], nouns=["사과", "폭우", "시험"], m
     ("intend", EAT, "", "formal", "저는 사과를 먹겠습니다.", "I will eat an apple."),
     ("intend", EAT, "", "polite", "사과를 먹겠어요?", "Will you eat an apple?"),
     ("intend", CALL, "", "formal", "제가 전화하겠습니다.", "I will call."),
+    ("predict", dict(nouns=["날씨"], adjectives=["춥"]), "", "polite", "날씨가 춥겠어요.", "The weather will be cold."),
+    ("predict", dict(nouns=["날씨"], adjectives=["따뜻하"]), "", "formal", "날씨가 따뜻하겠습니까?",
+     "Will the weather be warm?"),
+    ("predict", dict(nouns=["날씨"], adjectives=["덥"]), "", "plain", "날씨는 덥겠다.", "The weather will be hot."),
     ("promise", CALL, "", "polite", "제가 전화할게요.", "I will call."),
     ("promise", EAT, "", "polite", "사과를 먹을게요.", "I will eat an apple."),
     ("promise", HEAR, "", "polite", "음악을 들을게요.", "I will hear music."),
@@ -163,6 +167,8 @@ def test_each_new_construction_writes_the_korean_and_english_a_teacher_writes(ki
     ("intend", EAT, "", "사과를 먹겠어요?",
      {"Will": {"먹겠어요"}, "you": set(), "eat": {"먹겠어요"}, "apple": {"사과를"}}),
     ("promise", CALL, "", "제가 전화할게요.", {"I": {"제가"}, "will": {"전화할게요"}, "call": {"전화할게요"}}),
+    ("predict", dict(nouns=["날씨"], adjectives=["춥"]), "", "날씨가 춥겠어요.",
+     {"The": set(), "weather": {"날씨가"}, "will": {"춥겠어요"}, "be": {"춥겠어요"}, "cold": {"춥겠어요"}}),
     ("because", EAT, "먹", "사과를 먹었기 때문에 학교에 갔어요.",
      {"Because": {"때문에"}, "ate": {"먹었기"}, "apple": {"사과를"}, ",": set(), "went": {"갔어요"},
       "school": {"학교에"}}),
@@ -361,7 +367,7 @@ NEW_SENTENCES = ("제가 전화할게요.", "저는 사과를 먹겠어요.", "�
                  "민수는 사과를 먹고 나서 학교에 갔어요.", "민수는 사과를 먹게 됐어요.", "민수는 학교에 가기로 했어요.",
                  "민수는 사과를 먹은 것 같아요.", "나는 피곤한데 민수는 학교에 갔어요.", "민수는 사과를 먹었지요?",
                  "민수는 케이크를 만드네요.", "민수는 지수보다 더 커요.", "민수는 서울에서 제일 커요.",
-                 "민수는 폭우 때문에 학교에 갔어요.")
+                 "민수는 폭우 때문에 학교에 갔어요.", "내일 날씨가 춥겠어요.")
 # -아/어 있다 writes a shape learner3's recogniser already knows (an infinitive before 있다): inside under both.
 STATE_SENTENCES = ("문이 열려 있어요.", "할머니는 누워 있었어요.", "전등이 꺼져 있습니다.")
 

@@ -1504,17 +1504,18 @@ class Learner3Grammar(Learner2Grammar):
 
 class Learner4Grammar(Learner3Grammar):
     """Grammar "learner4": learner3 plus the beginner syllabus's items it still lacked (docs/models.md "Grammar
-    learner4"): -겠- and -(으)ㄹ게요 (I will), -기 때문에 and N 때문에 (because, because of), -고 나서 (after V-ing),
-    -게 되다 (came to V), -기로 하다 (decided to V), -(으)ㄴ/는 것 같다 (I think ...), -는데 / -(으)ㄴ데 (..., but),
-    -지요? (..., right?), -네요 (the same statement, exclaimed), -아/어 있다 (문이 열려 있어요 -> The door is open),
-    N보다 (더) ADJ (bigger than N) and PLACE에서 제일/가장 ADJ (the biggest in PLACE). The learner3 lexicon plus the
-    months (the additions file "learner4"); its own KINDS (learner3's, then the new ones)."""
+    learner4"): -겠- and -(으)ㄹ게요 (I will; 날씨가 춥겠어요 -> The weather will be cold), -기 때문에 and N 때문에
+    (because, because of), -고 나서 (after V-ing), -게 되다 (came to V), -기로 하다 (decided to V), -(으)ㄴ/는 것 같다
+    (I think ...), -는데 / -(으)ㄴ데 (..., but), -지요? (..., right?), -네요 (the same statement, exclaimed), -아/어
+    있다 (문이 열려 있어요 -> The door is open), N보다 (더) ADJ (bigger than N) and PLACE에서 제일/가장 ADJ (the
+    biggest in PLACE). The learner3 lexicon plus the months (the additions file "learner4"); its own KINDS
+    (learner3's, then the new ones)."""
 
     GRAMMAR: ClassVar[str] = LEARNER4_GRAMMAR
     KINDS: ClassVar[dict[str, int]] = {
         **Learner3Grammar.KINDS, "intend": 3, "promise": 3, "because": 3, "after_doing": 3, "came_to": 2,
         "decided": 3, "seems": 3, "background": 3, "tag": 2, "exclaim": 2, "state": 2, "compare": 3, "most": 2,
-        "because_of": 2}
+        "because_of": 2, "predict": 2}
     CONNECTIVE_ENGLISH: ClassVar[dict[str, str]] = {**Learner3Grammar.CONNECTIVE_ENGLISH, "neunde": "but"}
 
     def _connective_word(self, connective: str, entry: Verb | Adjective, tense: str) -> Word:
@@ -1544,7 +1545,7 @@ class Learner4Grammar(Learner3Grammar):
 
     def _intend(self, register: str) -> SentencePair:
         """[제가] [OBJ] V-겠어요 -> I will V [OBJ]; [OBJ] V-겠어요? -> Will you V [OBJ]? (will and V -> V-겠-).
-        Only the speaker's intention (the prediction 비가 오겠어요 needs weather sentences the grammar lacks)."""
+        The speaker's intention (the prediction: _predict)."""
         question = self.rng.random() < 0.25
         subject = self._speaker(question)
         verb = self._verb(("transitive", "intransitive", "motion"))
@@ -1553,6 +1554,25 @@ class Learner4Grammar(Learner3Grammar):
         predicate.add_en("will", index)
         predicate.add_en(verb.en_base, index)
         return self._simple(subject, verb, predicate, 1 if question else 0, self._time("future"), question)
+
+    # -- -겠-: prediction (the weather) --
+
+    def _predict(self, register: str) -> SentencePair:
+        """[TIME] 날씨가 ADJ-겠어요 -> The weather will be ADJ [TIME] (내일 날씨가 춥겠어요 -> The weather will be cold
+        tomorrow); ? -> Will the weather be ADJ? will, be and ADJ -> ADJ-겠-; the unaligned. Rain and snow (비가
+        오겠어요) are not written: the grammar has no sentence of them falling."""
+        question = self.rng.random() < 0.2
+        noun = self.rng.choice([n for n in self.lexicon.common_nouns if n.en == "weather"])
+        subject = bare_the_phrase(noun, self.rng.choice(["subject", "subject", "topic"]))
+        adjective = self.rng.choice([a for a in self.lexicon.adjectives if a.predicative and a.stem
+                                     and "weather" in a.applies_to])
+        predicate = Phrase()
+        index = predicate.add_ko(gess_word(adjective.stem, register, question))
+        predicate.add_en("will", index)
+        predicate.add_en("be", index)
+        predicate.add_en(adjective.en, index)
+        order = self._english_order(subject, predicate, 1 if question else 0, [])
+        return self._assemble([subject.phrase, predicate], order, self._time("future"), question)
 
     # -- -(으)ㄹ게요: I will (a promise) --
 

@@ -628,6 +628,7 @@ def learner4_korean_words(lexicon: Lexicon) -> set[Word]:
             stem, past = adjective.stem, adjective.past_stem
             words.update({neunde_word(adjective, "past"), neunde_word(adjective, "present"),
                           neyo_word(stem, past, "past"), neyo_word(stem, past, "present")})
+            words.update(gess_word(stem, register, question) for register in REGISTERS for question in (False, True))
     return words
 
 
