@@ -1,9 +1,14 @@
 """Checks the grammar tests share: a generated pair reads back through the tokenizer with a valid gold alignment;
-lexicon entries conjugate as hangul.py's rules say."""
+lexicon entries conjugate as hangul.py's rules say; a syllabus grammar with its words chosen (ChosenWords), the
+pairs it writes and the Korean words each English word is aligned to."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from transformer_core.data import hangul
+from transformer_core.data.ko_en import common_phrase, name_phrase, place_phrase
+from transformer_core.data.ko_en_forms import grammar_lexicon
 
 
 def assert_pair_reads_back(pair, tokenizer, vocab: dict[str, int]) -> None:
@@ -39,3 +44,70 @@ def english_senses(lexicon) -> dict[str, set[str]]:
     for noun in lexicon.common_nouns + lexicon.places:
         found.setdefault(noun.ko, set()).add(noun.en)
     return found
+
+
+# --- a syllabus grammar with the words chosen: each construction's sentences written out by hand in the tests ------
+
+def chosen_lexicon(grammar: str, **fields):
+    """The lexicon of `grammar` narrowed to the words a test names (Korean forms as the lexicon spells them)."""
+    lexicon = grammar_lexicon(grammar)
+    pick = {"transitive": lambda v: (v.stem, v.en_base) in fields.get("transitive", ()),
+            "intransitive": lambda v: (v.stem, v.en_base) in fields.get("intransitive", ()),
+            "motion": lambda v: v.stem in fields.get("motion", ()),
+            "common_nouns": lambda n: n.ko in fields.get("nouns", ()),
+            "places": lambda n: n.ko in fields.get("places", ()),
+            "names": lambda n: n.ko in fields.get("names", (n.ko,)),
+            "adjectives": lambda a: a.stem in fields.get("adjectives", (a.stem,))}
+    return dataclasses.replace(lexicon, **{name: [e for e in getattr(lexicon, name) if keep(e)]
+                                           for name, keep in pick.items()})
+
+
+class ChosenWords:
+    """Mixed in before a syllabus grammar (Learner3Grammar, Learner4Grammar): its words chosen; subject 민수는 (or
+    an elder), object N을 without a determiner, the place of a motion verb the lexicon's one place, no time word;
+    the construction's own choices stay random."""
+
+    def __init__(self, seed: int, first: str = "", **fields) -> None:
+        super().__init__(seed)
+        self.lexicon = chosen_lexicon(self.GRAMMAR, **fields)
+        self._first = first  # the stem a two-verb construction's first clause takes
+
+    def _subject(self, role=None, person_only=True, drop=0.15, question=False):
+        self._question = question
+        self._last_subject = name_phrase(next(n for n in grammar_lexicon(self.GRAMMAR).names if n.ko == "민수"),
+                                         "topic")
+        return self._last_subject
+
+    def _object(self, verb):
+        if verb.kind != "transitive":
+            return None
+        noun = next(n for n in self.lexicon.common_nouns if n.tags & verb.objects)
+        return common_phrase(noun, "object", None, False, None)
+
+    def _place_for(self, verb):
+        return place_phrase(self.lexicon.places[0], "goal", "to") if verb.kind == "motion" else None
+
+    def _time(self, tense):
+        return None
+
+    def _determiner(self, probability):
+        return False
+
+    def _clause_verb(self, kinds=("transitive", "intransitive"), exclude="", form=""):
+        verbs = ([v for kind in kinds for v in getattr(self.lexicon, kind) if v.stem != exclude]
+                 or [v for v in self.lexicon.verbs if v.stem != exclude])
+        first = [v for v in verbs if v.stem == self._first]
+        return first[0] if first and not exclude else self.rng.choice([v for v in verbs if v.stem != self._first]
+                                                                      or verbs)
+
+
+def written(grammar, kind: str, registers=("polite",), n: int = 300) -> set[tuple[str, str]]:
+    """The (Korean, English) pairs `grammar` writes for construction `kind` in `n` draws per speech level."""
+    return {(pair.source_text, pair.target_text)
+            for pair in (grammar.sample(register, kind=kind) for _ in range(n) for register in registers)}
+
+
+def aligned_words(pair) -> dict[str, set[str]]:
+    """English word -> the Korean words it is aligned to (words written once in the pair)."""
+    return {word: {pair.source_words[i] for i in links} for word, links in zip(pair.target, pair.word_alignment,
+                                                                              strict=True)}

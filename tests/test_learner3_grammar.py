@@ -5,7 +5,6 @@ Grammar "learner2", on which a model is being trained, is exactly as it was on m
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
@@ -16,8 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.grammar_checks import assert_conjugated_by_rule, assert_pair_reads_back, english_senses
-from transformer_core.data.ko_en import common_phrase, name_phrase, place_phrase
+from tests.grammar_checks import ChosenWords as ChosenWordsMixin
+from tests.grammar_checks import (
+    aligned_words,
+    assert_conjugated_by_rule,
+    assert_pair_reads_back,
+    english_senses,
+    written,
+)
 from transformer_core.data.ko_en_everyday import Learner2Grammar, Learner3Grammar, generate_pairs, ko_en_grammar
 from transformer_core.data.ko_en_forms import (
     bsida_word,
@@ -63,59 +68,11 @@ def test_the_learner2_stream_and_vocabulary_are_those_of_main():
 
 # --- a grammar with the words chosen: each construction's sentences written out by hand ---------------------------
 
-def _lexicon(**fields):
-    """The learner3 lexicon narrowed to the words a test names (Korean forms as the lexicon spells them)."""
-    lexicon = learner3_lexicon()
-    pick = {"transitive": lambda v: (v.stem, v.en_base) in fields.get("transitive", ()),
-            "intransitive": lambda v: (v.stem, v.en_base) in fields.get("intransitive", ()),
-            "motion": lambda v: v.stem in fields.get("motion", ()),
-            "common_nouns": lambda n: n.ko in fields.get("nouns", ()),
-            "places": lambda n: n.ko in fields.get("places", ()),
-            "names": lambda n: n.ko in fields.get("names", (n.ko,))}
-    return dataclasses.replace(lexicon, **{name: [e for e in getattr(lexicon, name) if keep(e)]
-                                           for name, keep in pick.items()})
+class ChosenWords(ChosenWordsMixin, Learner3Grammar):
+    """Learner3Grammar with its words chosen (grammar_checks.ChosenWords)."""
 
 
-class ChosenWords(Learner3Grammar):
-    """Learner3Grammar with its words chosen: subject 민수는 (or an elder), object N을 without a determiner, the
-    place of a motion verb the lexicon's one place, no time word; the construction's own choices stay random."""
-
-    def __init__(self, seed: int, first: str = "", **fields) -> None:
-        super().__init__(seed)
-        self.lexicon = _lexicon(**fields)
-        self._first = first  # the stem a two-verb construction's first clause takes
-
-    def _subject(self, role=None, person_only=True, drop=0.15, question=False):
-        self._question = question
-        self._last_subject = name_phrase(next(n for n in learner3_lexicon().names if n.ko == "민수"), "topic")
-        return self._last_subject
-
-    def _object(self, verb):
-        if verb.kind != "transitive":
-            return None
-        noun = next(n for n in self.lexicon.common_nouns if n.tags & verb.objects)
-        return common_phrase(noun, "object", None, False, None)
-
-    def _place_for(self, verb):
-        return place_phrase(self.lexicon.places[0], "goal", "to") if verb.kind == "motion" else None
-
-    def _time(self, tense):
-        return None
-
-    def _determiner(self, probability):
-        return False
-
-    def _clause_verb(self, kinds=("transitive", "intransitive"), exclude="", form=""):
-        verbs = ([v for kind in kinds for v in getattr(self.lexicon, kind) if v.stem != exclude]
-                 or [v for v in self.lexicon.verbs if v.stem != exclude])
-        first = [v for v in verbs if v.stem == self._first]
-        return first[0] if first and not exclude else self.rng.choice([v for v in verbs if v.stem != self._first]
-                                                                      or verbs)
-
-
-def _written(grammar: Learner3Grammar, kind: str, registers=("polite",), n: int = 300) -> set[tuple[str, str]]:
-    return {(pair.source_text, pair.target_text)
-            for pair in (grammar.sample(register, kind=kind) for _ in range(n) for register in registers)}
+_written = written
 
 
 EAT = dict(transitive=[("먹", "eat")], nouns=["사과"], motion=["가"], places=["학교"])
@@ -224,10 +181,7 @@ def test_learner3_never_writes_the_rule_honorific_of_a_suppletive_verb_for_an_el
     assert {"드세요", "드셨어요", "주무세요", "주무셨어요", "말씀하셨어요"} <= written
 
 
-def _links(pair) -> dict[str, set[str]]:
-    """English word -> the Korean words it is aligned to (words written once in the pair)."""
-    return {word: {pair.source_words[i] for i in links} for word, links in zip(pair.target, pair.word_alignment,
-                                                                              strict=True)}
+_links = aligned_words
 
 
 @pytest.mark.parametrize(("kind", "fields", "first", "korean", "expected"), [

@@ -83,7 +83,7 @@ def test_an_additions_file_that_repeats_an_entry_is_refused(tmp_path, monkeypatc
         lexicon.load_additions.cache_clear()
 
 
-@pytest.mark.parametrize("grammar", ["learner", "learner2", "learner3"])
+@pytest.mark.parametrize("grammar", ["learner", "learner2", "learner3", "learner4"])
 def test_the_shipped_additions_repeat_nothing(grammar):
     from transformer_core.data.ko_en_forms import grammar_lexicon
 
@@ -101,7 +101,7 @@ def test_the_lexicon_is_read_by_one_loader_and_written_in_no_python_module():
     assert not (core / "data" / "everyday_lexicon.py").exists()
     assert sorted(p.name for p in (core / "data").glob("lexicon_*.json")) == [
         "lexicon_core.json", "lexicon_everyday.json", "lexicon_full.json", "lexicon_learner.json",
-        "lexicon_learner2.json", "lexicon_learner3.json"]
+        "lexicon_learner2.json", "lexicon_learner3.json", "lexicon_learner4.json"]
 
 
 @pytest.mark.parametrize(("additions", "before"), [("learner", ("everyday",)), ("learner2", ("everyday", "learner"))])

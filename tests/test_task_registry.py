@@ -120,7 +120,7 @@ def test_a_lab_model_names_its_task_and_grammar_only_when_its_task_is_the_gramma
 
 @pytest.mark.parametrize(("grammar", "bound"), [("learner", "learner"), ("everyday", "everyday"), ("", "full"),
                                                 ("full", "full"), ("learner2", "learner2"),
-                                                ("learner3", "learner3")])
+                                                ("learner3", "learner3"), ("learner4", "learner4")])
 def test_a_loaded_ko_en_model_is_held_out_on_the_grammar_its_config_names(grammar, bound):
     """config.json's "grammar" decides where a model's held-out sentences come from (none: the old full grammar);
     a bundled recipe trains on TRAINING_GRAMMAR and writes it."""

@@ -779,7 +779,7 @@ def join_noun_phrases(first: NounPhrase, second: NounPhrase) -> NounPhrase:
     return NounPhrase(phrase, 3, True)
 
 
-GRAMMAR_NAMES = ("core", "full", "everyday", "learner", "learner2", "learner3")
+GRAMMAR_NAMES = ("core", "full", "everyday", "learner", "learner2", "learner3", "learner4")
 
 
 def generate_pairs(n: int, seed: int = 0, core: bool = False, grammar: str = "full") -> list[SentencePair]:

@@ -38,6 +38,7 @@ from transformer_core.data.ko_en import (
 from transformer_core.data.ko_en_forms import (
     AFTER,
     AGES,
+    BECAUSE,
     DONT_ENDINGS,
     ELDERS,
     GI_BEFORE,
@@ -46,23 +47,41 @@ from transformer_core.data.ko_en_forms import (
     JEOK,
     LEARNER2_GRAMMAR,
     LEARNER3_GRAMMAR,
+    LEARNER4_GRAMMAR,
     LEARNER_GRAMMAR,
+    MORE,
+    NASEO,
     NATIVE_ONE,
+    NOT_REASONS,
     POSITIONS,
     PRONOUNS,
+    REASON_TAGS,
+    REASONS_WITHOUT_THE,
     REQUEST_ENDINGS,
+    SEEM,
     SINO_FLOORS,
+    STATE_ENGLISH,
+    STATE_OUT_TAGS,
     STAY_BASE,
     SU,
+    SUPERLATIVE_WORDS,
+    TAG_ENDINGS,
+    THING,
     TRANSPORT_VERBS,
     aseo_word,
     auxiliary_words,
     bsida_word,
+    comparable,
     do_word,
+    english_degree,
     eu_class,
     eu_ending,
     future_adnominal_word,
+    ge_word,
+    gess_word,
+    gi_past_word,
     gi_word,
+    giro_word,
     go_word,
     grammar_lexicon,
     honorific_base,
@@ -73,6 +92,8 @@ from transformer_core.data.ko_en_forms import (
     jiman_word,
     myeon_word,
     myeonseo_word,
+    neunde_word,
+    neyo_word,
     nikka_word,
     past_adnominal,
     past_participle,
@@ -82,12 +103,15 @@ from transformer_core.data.ko_en_forms import (
     rae_word,
     reo_word,
     ryeogo_word,
+    seem_adnominal,
+    tag_word,
     takes_eu_endings,
     ttae_words,
     verb_form,
+    will_word,
     ya_word,
 )
-from transformer_core.data.lexicon import Noun, Verb
+from transformer_core.data.lexicon import Adjective, Noun, Verb
 
 
 class EverydayGrammar(KoEnGrammar):
@@ -403,6 +427,17 @@ class EverydayGrammar(KoEnGrammar):
 
     # -- two clauses: -아서 (so), -니까 (so), -지만 (but), -면서 (while) --
 
+    CONNECTIVE_ENGLISH: ClassVar[dict[str, str]] = {"aseo": "so", "nikka": "so", "jiman": "but"}
+
+    def _connective_word(self, connective: str, entry: Verb | Adjective, tense: str) -> Word:
+        """A first clause's last word: -아서 / -(으)니까 / -지만 on a verb or adjective."""
+        stem, past = entry.stem, entry.past_stem
+        if connective == "aseo":
+            return aseo_word(stem, past)
+        if connective == "nikka":
+            return nikka_word(stem, past, tense, eu_class(entry, self.GRAMMAR))
+        return jiman_word(stem, past, tense)
+
     def _clause(self, tense: str, subject: NounPhrase, connective: str, register: str,
                 question: bool = False) -> tuple[list[Phrase | None], list[tuple[Phrase, slice]], Phrase]:
         """One clause; `connective` '' = the sentence's last clause, else 'aseo', 'nikka', 'jiman'."""
@@ -416,10 +451,7 @@ class EverydayGrammar(KoEnGrammar):
                                          and "person" in a.applies_to])
             stem, past, en = adjective.stem, adjective.past_stem, adjective.en
             if connective:
-                word = {"aseo": aseo_word(stem, past),
-                        "nikka": nikka_word(stem, past, tense, eu_class(adjective, self.GRAMMAR)),
-                        "jiman": jiman_word(stem, past, tense)}[connective]
-                index = predicate.add_ko(word)
+                index = predicate.add_ko(self._connective_word(connective, adjective, tense))
             else:
                 for word in predicate_word(stem, past, hangul.adnominal_future_from_present(adjective.attributive),
                                            tense, question, register, action=False):
@@ -437,10 +469,7 @@ class EverydayGrammar(KoEnGrammar):
             korean += [place, obj.phrase if obj else None]
             rest = [obj.phrase if obj else None, place]
             if connective:
-                word = {"aseo": aseo_word(verb.stem, verb.past_stem),
-                        "nikka": nikka_word(verb.stem, verb.past_stem, tense, eu_class(verb, self.GRAMMAR)),
-                        "jiman": jiman_word(verb.stem, verb.past_stem, tense)}[connective]
-                index = predicate.add_ko(word)
+                index = predicate.add_ko(self._connective_word(connective, verb, tense))
                 if tense == "future":
                     predicate.add_en("will", index)
                     predicate.add_en(verb.en_base, index)
@@ -478,7 +507,7 @@ class EverydayGrammar(KoEnGrammar):
         n = len(predicate1.en)
         order1 = [(p, slice(part.start, n) if p is predicate1 and part.stop is None else part) for p, part in order1]
         predicate1.add_en(",")
-        predicate1.add_en({"aseo": "so", "nikka": "so", "jiman": "but"}[connective], len(predicate1.ko) - 1)
+        predicate1.add_en(self.CONNECTIVE_ENGLISH[connective], len(predicate1.ko) - 1)
         order1.append((predicate1, slice(n, None)))
         return self._assemble([*korean1, *korean2], [*order1, *order2], None, question)
 
@@ -1473,6 +1502,394 @@ class Learner3Grammar(Learner2Grammar):
         return self._assemble([subject.phrase, place, predicate], order, self._time(tense), question)
 
 
+class Learner4Grammar(Learner3Grammar):
+    """Grammar "learner4": learner3 plus the beginner syllabus's items it still lacked (docs/models.md "Grammar
+    learner4"): -겠- and -(으)ㄹ게요 (I will; 날씨가 춥겠어요 -> The weather will be cold), -기 때문에 and N 때문에
+    (because, because of), -고 나서 (after V-ing), -게 되다 (came to V), -기로 하다 (decided to V), -(으)ㄴ/는 것 같다
+    (I think ...), -는데 / -(으)ㄴ데 (..., but), -지요? (..., right?), -네요 (the same statement, exclaimed), -아/어
+    있다 (문이 열려 있어요 -> The door is open), N보다 (더) ADJ (bigger than N) and PLACE에서 제일/가장 ADJ (the
+    biggest in PLACE). The learner3 lexicon plus the months (the additions file "learner4"); its own KINDS
+    (learner3's, then the new ones)."""
+
+    GRAMMAR: ClassVar[str] = LEARNER4_GRAMMAR
+    KINDS: ClassVar[dict[str, int]] = {
+        **Learner3Grammar.KINDS, "intend": 3, "promise": 3, "because": 3, "after_doing": 3, "came_to": 2,
+        "decided": 3, "seems": 3, "background": 3, "tag": 2, "exclaim": 2, "state": 2, "compare": 3, "most": 2,
+        "because_of": 2, "predict": 2}
+    CONNECTIVE_ENGLISH: ClassVar[dict[str, str]] = {**Learner3Grammar.CONNECTIVE_ENGLISH, "neunde": "but"}
+
+    def _connective_word(self, connective: str, entry: Verb | Adjective, tense: str) -> Word:
+        if connective == "neunde":
+            return neunde_word(entry, tense)
+        return super()._connective_word(connective, entry, tense)
+
+    def _speaker(self, question: bool = False) -> NounPhrase:
+        """The one who says -겠- or -(으)ㄹ게요: 제가 / 저는 / 나는 / 내가 / 우리는 ..., or nobody written (I); in a
+        question the one asked (you), never written."""
+        if question or self.rng.random() < 0.35:
+            self._question = question
+            self._last_subject = self._dropped_subject()
+        else:
+            pronoun = self.rng.choice([p for p in self.lexicon.pronouns if p.person == 1])
+            self._last_subject = pronoun_phrase(pronoun, self.rng.choice(["topic", "subject"]))
+        return self._last_subject
+
+    def _simple(self, subject: NounPhrase, verb: Verb, predicate: Phrase, before: int, time: Phrase | None,
+                question: bool) -> SentencePair:
+        """S [PLACE] [OBJ] PREDICATE with the English in `predicate` (its first `before` words before S)."""
+        obj, place = self._object(verb), self._place_for(verb)
+        order = self._english_order(subject, predicate, before, [obj.phrase if obj else None, place])
+        return self._assemble([subject.phrase, place, obj.phrase if obj else None, predicate], order, time, question)
+
+    # -- -겠-: I will (intention); Will you ...? --
+
+    def _intend(self, register: str) -> SentencePair:
+        """[제가] [OBJ] V-겠어요 -> I will V [OBJ]; [OBJ] V-겠어요? -> Will you V [OBJ]? (will and V -> V-겠-).
+        The speaker's intention (the prediction: _predict)."""
+        question = self.rng.random() < 0.25
+        subject = self._speaker(question)
+        verb = self._verb(("transitive", "intransitive", "motion"))
+        predicate = Phrase()
+        index = predicate.add_ko(gess_word(verb.stem, register, question))
+        predicate.add_en("will", index)
+        predicate.add_en(verb.en_base, index)
+        return self._simple(subject, verb, predicate, 1 if question else 0, self._time("future"), question)
+
+    # -- -겠-: prediction (the weather) --
+
+    def _predict(self, register: str) -> SentencePair:
+        """[TIME] 날씨가 ADJ-겠어요 -> The weather will be ADJ [TIME] (내일 날씨가 춥겠어요 -> The weather will be cold
+        tomorrow); ? -> Will the weather be ADJ? will, be and ADJ -> ADJ-겠-; the unaligned. Rain and snow (비가
+        오겠어요) are not written: the grammar has no sentence of them falling."""
+        question = self.rng.random() < 0.2
+        noun = self.rng.choice([n for n in self.lexicon.common_nouns if n.en == "weather"])
+        subject = bare_the_phrase(noun, self.rng.choice(["subject", "subject", "topic"]))
+        adjective = self.rng.choice([a for a in self.lexicon.adjectives if a.predicative and a.stem
+                                     and "weather" in a.applies_to])
+        predicate = Phrase()
+        index = predicate.add_ko(gess_word(adjective.stem, register, question))
+        predicate.add_en("will", index)
+        predicate.add_en("be", index)
+        predicate.add_en(adjective.en, index)
+        order = self._english_order(subject, predicate, 1 if question else 0, [])
+        return self._assemble([subject.phrase, predicate], order, self._time("future"), question)
+
+    # -- -(으)ㄹ게요: I will (a promise) --
+
+    def _promise(self, register: str) -> SentencePair:
+        """[제가] [OBJ] V-(으)ㄹ게요 -> I will V [OBJ] (will and V -> V-(으)ㄹ게요; banmal and plain: -(으)ㄹ게)."""
+        subject = self._speaker()
+        verb = self._verb(("transitive", "intransitive", "motion"))
+        predicate = Phrase()
+        index = predicate.add_ko(will_word(verb, register))
+        predicate.add_en("will", index)
+        predicate.add_en(verb.en_base, index)
+        return self._simple(subject, verb, predicate, 0, self._time("future"), False)
+
+    # -- -기 때문에: because --
+
+    def _because(self, register: str) -> SentencePair:
+        """[S] [OBJ1] V1-기 때문에 [OBJ2] V2 -> Because S V1 [OBJ1] , S V2 [OBJ2]; V1-았/었기 때문에 -> Because S
+        V1-ed. Because -> 때문에; V1 -> V1-기. The subject is a pronoun (or dropped: I), said again unaligned."""
+        tense = self.rng.choice(["present", "past", "past"])
+        return self._front_clause(tense, register, "because")
+
+    def _front_clause(self, tense: str, register: str, kind: str) -> SentencePair:
+        if self.rng.random() < 0.3:
+            subject = self._dropped_subject_statement()
+        else:
+            subject = pronoun_phrase(self.rng.choice(self.lexicon.pronouns), self.rng.choice(["topic", "subject"]))
+            self._last_subject = subject
+        first = self._clause_verb(("transitive", "intransitive", "motion"))
+        second = self._clause_verb(("transitive", "intransitive", "motion"), exclude=first.stem)
+        obj1, place1 = self._object(first), self._place_for(first)
+        obj2, place2 = self._object(second), self._place_for(second)
+        clause = Phrase()
+        verb_index = clause.add_ko(gi_past_word(first.stem, first.past_stem, tense))
+        because = clause.add_ko(BECAUSE)
+        clause.add_en("because", because)
+        english_first = first.en_past if tense == "past" else verb_form(first.en_base, "present", subject.person,
+                                                                         subject.plural)
+        clause.add_en(english_first, verb_index)
+        again = Phrase()
+        again.add_en(",")
+        again.add_en(subject.phrase.en[0] if subject.phrase.en[0] in PRONOUNS else "I")
+        predicate, _ = self._final_predicate(second, tense, False, register, subject)
+        order = [(clause, slice(0, 1)), (subject.phrase, slice(None)), (clause, slice(1, None))]
+        order += [(p, slice(None)) for p in (obj1.phrase if obj1 else None, place1) if p is not None]
+        order += [(again, slice(None)), (predicate, slice(None))]
+        order += [(p, slice(None)) for p in (obj2.phrase if obj2 else None, place2) if p is not None]
+        korean = [subject.phrase, place1, obj1.phrase if obj1 else None, clause, again, place2,
+                  obj2.phrase if obj2 else None, predicate]
+        return self._assemble(korean, order, None, False)
+
+    # -- N 때문에: because of N --
+
+    def _because_of(self, register: str) -> SentencePair:
+        """S N 때문에 [OBJ] V -> S V [OBJ] because of the N (폭우 때문에 -> because of the heavy rain; because, of ->
+        때문에; N -> N; the unaligned). N: a noun that can be a reason (REASON_TAGS: weather, traffic, noise, exams)."""
+        tense = self.rng.choice(["past", "past", "present", "future"])
+        question = self.rng.random() < 0.15
+        subject = self._subject(question=question)
+        verb = self._verb(("transitive", "intransitive", "motion"))
+        obj, place = self._object(verb), self._place_for(verb)
+        noun = self.rng.choice([n for n in self.lexicon.common_nouns if n.tags & REASON_TAGS
+                                and not n.tags & NOT_REASONS and n.en not in REASONS_WITHOUT_THE])
+        reason = Phrase()
+        noun_index = reason.add_ko(noun.ko)
+        because = reason.add_ko(BECAUSE)
+        reason.add_en("because", because)
+        reason.add_en("of", because)
+        reason.add_en("the")
+        reason.add_en(noun.en, noun_index)
+        predicate, n_before = self._final_predicate(verb, tense, question, register, subject)
+        order = self._english_order(subject, predicate, n_before, [obj.phrase if obj else None, place, reason])
+        korean = [subject.phrase, reason, place, obj.phrase if obj else None, predicate]
+        return self._assemble(korean, order, self._time(tense), question)
+
+    # -- -고 나서: after V-ing --
+
+    def _after_doing(self, register: str) -> SentencePair:
+        """S [OBJ1] V1-고 나서 [OBJ2] V2 -> S V2 [OBJ2] after V1-ing [OBJ1] (after -> 나서; V1-ing -> V1-고)."""
+        tense = self.rng.choice(["past", "past", "present", "future"])
+        question = self.rng.random() < 0.15
+        subject = self._subject(question=question)
+        first = self._clause_verb(("transitive", "intransitive", "motion"))
+        second = self._clause_verb(("transitive", "intransitive", "motion"), exclude=first.stem)
+        obj1, place1 = self._object(first), self._place_for(first)
+        obj2, place2 = self._object(second), self._place_for(second)
+        clause = Phrase()
+        lexical = clause.add_ko(go_word(first.stem))
+        clause.add_en("after", clause.add_ko(NASEO))
+        clause.add_en(present_participle(first.en_base), lexical)
+        predicate, n_before = self._final_predicate(second, tense, question, register, subject)
+        order = self._english_order(subject, predicate, n_before, [obj2.phrase if obj2 else None, place2, clause,
+                                                                     obj1.phrase if obj1 else None, place1])
+        korean = [subject.phrase, place1, obj1.phrase if obj1 else None, clause, place2,
+                  obj2.phrase if obj2 else None, predicate]
+        time = self._time(tense)
+        if time is not None and AFTER in time.ko:
+            time = None  # 수업 후에 ... 먹고 나서: one "after" a sentence
+        return self._assemble(korean, order, time, question)
+
+    # -- -게 되다: came to V --
+
+    def _came_to(self, register: str) -> SentencePair:
+        """S [OBJ] V-게 됐어요 -> S came to V [OBJ]; V-게 될 거예요 -> S will come to V (came / will come -> 되다's
+        word; to and V -> V-게)."""
+        tense = self.rng.choice(["past", "past", "future"])
+        subject = self._subject()
+        verb = self._verb(("transitive", "intransitive"))
+        predicate = Phrase()
+        lexical = predicate.add_ko(ge_word(verb.stem))
+        for word in auxiliary_words("되", "됐", tense, False, register, action=True):
+            aux = predicate.add_ko(word)
+        if tense == "future":
+            predicate.add_en("will", aux)
+            predicate.add_en("come", aux)
+        else:
+            predicate.add_en("came", aux)
+        predicate.add_en("to", lexical)
+        predicate.add_en(verb.en_base, lexical)
+        return self._simple(subject, verb, predicate, 0, self._time(tense), False)
+
+    # -- -기로 하다: decided to V --
+
+    def _decided(self, register: str) -> SentencePair:
+        """S [OBJ] V-기로 했어요 -> S decided to V [OBJ]; ? -> Did S decide to V [OBJ]? (decided, did and decide ->
+        하다's word; to and V -> V-기로)."""
+        question = self.rng.random() < 0.2
+        subject = self._subject(question=question)
+        verb = self._verb(("transitive", "intransitive", "motion"))
+        predicate = Phrase()
+        lexical = predicate.add_ko(giro_word(verb.stem))
+        for word in auxiliary_words("하", "했", "past", question, register, action=True):
+            aux = predicate.add_ko(word)
+        if question:
+            predicate.add_en("did", aux)
+            predicate.add_en("decide", aux)
+        else:
+            predicate.add_en("decided", aux)
+        predicate.add_en("to", lexical)
+        predicate.add_en(verb.en_base, lexical)
+        return self._simple(subject, verb, predicate, 1 if question else 0, self._time("past"), question)
+
+    # -- -(으)ㄴ/는/(으)ㄹ 것 같다: I think ... --
+
+    def _seems(self, register: str) -> SentencePair:
+        """S [OBJ] V-는 것 같아요 -> I think S V-s [OBJ]; V-(으)ㄴ 것 같아요 -> I think S V-ed; V-(으)ㄹ 것 같아요 -> I
+        think S will V. I -> 같다's word; think -> 것 and 같다's word; V (and will) -> the adnominal."""
+        tense = self.rng.choice(["present", "past", "past", "future"])
+        subject = self._subject(drop=0.0)
+        form = {"present": "adnominal_present", "past": "adnominal", "future": "can"}[tense]
+        verb = self._clause_verb(("transitive", "intransitive", "motion"), form=form)
+        predicate = Phrase()
+        lexical = predicate.add_ko(seem_adnominal(verb, tense, eu_class(verb, self.GRAMMAR)))
+        thing = predicate.add_ko(THING)
+        for word in auxiliary_words(*SEEM, "present", False, register, action=False):
+            seem = predicate.add_ko(word)
+        predicate.add_en("I", seem)
+        predicate.add_en("think", thing, seem)
+        if tense == "future":
+            predicate.add_en("will", lexical)
+            predicate.add_en(verb.en_base, lexical)
+        elif tense == "past":
+            predicate.add_en(verb.en_past, lexical)
+        else:
+            predicate.add_en(verb_form(verb.en_base, "present", subject.person, subject.plural), lexical)
+        return self._simple(subject, verb, predicate, 2, None, False)  # no time word: it would read as the clause's
+
+    # -- -는데 / -(으)ㄴ데: ..., but --
+
+    def _background(self, register: str) -> SentencePair:
+        """CL1-는데 CL2 -> CL1 , but CL2 (먹는데, 먹었는데, 피곤한데: but -> the -는데 word), as -지만."""
+        return self._two_clauses("neunde", register)
+
+    # -- -지요? / -죠?: ..., right? --
+
+    def _tag(self, register: str) -> SentencePair:
+        """S [OBJ] V-지요? -> S V-s [OBJ] , right? (-았/었지요: S V-ed; -죠 the same); right and V -> the -지요 word.
+        A dropped subject is the one asked (you). Polite speech only, as the ending is."""
+        tense = self.rng.choice(["present", "past", "past"])
+        subject = self._subject(question=True)
+        verb = self._verb(("transitive", "intransitive", "motion"))
+        predicate = Phrase()
+        index = predicate.add_ko(tag_word(verb.stem, verb.past_stem, tense, self.rng.choice(TAG_ENDINGS)))
+        english_verb = verb.en_past if tense == "past" else verb_form(verb.en_base, "present", subject.person,
+                                                                       subject.plural)
+        predicate.add_en(english_verb, index)
+        n = len(predicate.en)
+        predicate.add_en(",")
+        predicate.add_en("right", index)
+        obj, place = self._object(verb), self._place_for(verb)
+        order = self._english_order(subject, predicate, 0, [obj.phrase if obj else None, place])
+        order = [(p, slice(part.start, n) if p is predicate and part.stop is None else part) for p, part in order]
+        order.append((predicate, slice(n, None)))
+        # no time word: English puts it last, after the tag
+        return self._assemble([subject.phrase, place, obj.phrase if obj else None, predicate], order, None, True)
+
+    # -- -아/어 있다: a resulting state --
+
+    def _state(self, register: str) -> SentencePair:
+        """N이 V-아/어 있어요 -> The N is STATE (문이 열려 있어요 -> The door is open; 불이 꺼져 있었어요 -> The fire
+        was out); S는 앉아 있어요 -> S is sitting (STATE_ENGLISH); ? -> Is the N open? is/was -> 있다's word;
+        STATE -> V-아/어. No place: where one sits takes 에 (의자에 앉아 있다), which the places here do not say."""
+        tense = self.rng.choice(["present", "present", "past"])
+        question = self.rng.random() < 0.25
+        verb = self.rng.choice([v for v in self.lexicon.intransitive if STATE_ENGLISH.get(v.stem)])
+        if "person" in verb.subjects:
+            subject = self._subject(question=question)
+            state = STATE_ENGLISH[verb.stem]
+        else:
+            noun = self.rng.choice([n for n in self.lexicon.common_nouns if n.tags & verb.subjects])
+            subject = bare_the_phrase(noun, self.rng.choice(["subject", "subject", "topic"]))
+            state = "out" if noun.tags & STATE_OUT_TAGS else STATE_ENGLISH[verb.stem]
+        predicate = Phrase()
+        lexical = predicate.add_ko(piece_word(infinitive(verb.past_stem), "", verb.stem))
+        for word in auxiliary_words("있", "있었", tense, question, register, action=False):
+            aux = predicate.add_ko(word)
+        predicate.add_en(english.be_form(subject.person, subject.plural, tense == "past"), aux)
+        predicate.add_en(state, lexical)
+        order = self._english_order(subject, predicate, 1 if question else 0, [])
+        return self._assemble([subject.phrase, predicate], order, None, question)
+
+    # -- N보다 (더) ADJ: comparison; PLACE에서 제일/가장 ADJ: superlative --
+
+    def _degree_predicate(self, adjective: Adjective, tense: str, question: bool, register: str, subject: NounPhrase,
+                          degree: Word | None, superlative: bool) -> Phrase:
+        """[더 / 제일 / 가장] ADJ-요 -> is bigger / is more tired / is the biggest / is the most tired: is -> ADJ's
+        word; the -er / -est word -> ADJ's word (and 더 / 제일 when written); more / the most -> 더 / 제일 (ADJ's word
+        when 더 is not written)."""
+        predicate = Phrase()
+        marker = predicate.add_ko(degree) if degree else -1
+        for word in predicate_word(adjective.stem, adjective.past_stem,
+                                   hangul.adnominal_future_from_present(adjective.attributive), tense, question,
+                                   register, action=False):
+            index = predicate.add_ko(tuple(word))
+        predicate.add_en(english.be_form(subject.person, subject.plural, tense == "past"), index)
+        comparative, most = english_degree(adjective.en)
+        words = most if superlative else comparative
+        if superlative:
+            predicate.add_en("the", marker)
+        if words[0] in ("more", "most"):
+            predicate.add_en(words[0], marker if degree else index)
+            predicate.add_en(" ".join(words[1:]), index)
+        else:
+            predicate.add_en(words[0], *((index, marker) if degree else (index,)))
+        return predicate
+
+    def _compared(self) -> Adjective:
+        return self.rng.choice([a for a in self.lexicon.adjectives if comparable(a)])
+
+    def _compare(self, register: str) -> SentencePair:
+        """S는 N보다 (더) ADJ -> S is ADJ-er / more ADJ than N (than and N -> N보다); 민수는 지수보다 더 커요 ->
+        Minsu is bigger than Jisu. N: a name or a person (the student); ? -> Is S ADJ-er than N?"""
+        tense = self.rng.choice(["present", "present", "past"])
+        question = self.rng.random() < 0.2
+        subject = self._subject(drop=0.0, question=question)
+        than = Phrase()
+        names = [n for n in self.lexicon.names if subject.phrase.en[:1] != [n.en]]
+        people = [n for n in self._nouns_with(frozenset({"person"}))
+                  if n.en.split() != subject.phrase.en[-len(n.en.split()):]]  # not "the student than the student"
+        if names and (not people or self.rng.random() < 0.5):
+            other = self.rng.choice(names)
+            index = than.add_ko((other.ko, "보다"))
+            than.add_en("than", index)
+            than.add_en(other.en, index)
+        else:
+            other = self.rng.choice(people)
+            index = than.add_ko((other.ko, "보다"))
+            than.add_en("than", index)
+            than.add_en("the")
+            than.add_en(other.en, index)
+        adjective = self._compared()
+        degree = MORE if self.rng.random() < 0.6 else None
+        predicate = self._degree_predicate(adjective, tense, question, register, subject, degree, False)
+        order = self._english_order(subject, predicate, 1 if question else 0, [than])
+        return self._assemble([subject.phrase, than, predicate], order, None, question)
+
+    def _most(self, register: str) -> SentencePair:
+        """S는 PLACE에서 제일/가장 ADJ -> S is the ADJ-est / the most ADJ in PLACE (the and -est -> ADJ's word and
+        제일; in PLACE -> PLACE에서); 민수는 서울에서 제일 커요 -> Minsu is the biggest in Seoul."""
+        from transformer_core.data.ko_en import place_phrase
+
+        tense = self.rng.choice(["present", "present", "past"])
+        question = self.rng.random() < 0.2
+        subject = self._subject(drop=0.0, question=question)
+        # a city or country (the tallest in Seoul): "the tallest in the laundry room" says little
+        place = place_phrase(self.rng.choice([p for p in self.lexicon.places if p.proper]), "location", "in")
+        adjective = self._compared()
+        predicate = self._degree_predicate(adjective, tense, question, register, subject,
+                                           self.rng.choice(SUPERLATIVE_WORDS), True)
+        order = self._english_order(subject, predicate, 1 if question else 0, [place])
+        return self._assemble([subject.phrase, place, predicate], order, None, question)
+
+    # -- -네요: exclamation --
+
+    def _exclaim(self, register: str) -> SentencePair:
+        """S [OBJ] V-네요 -> S V-s [OBJ] (S V-ed: -았/었네요); S ADJ-네요 -> S is ADJ. English has no ending for the
+        speaker's surprise: the same statement (V and is -> the -네요 word). Never of oneself (나는 ... -네요)."""
+        tense = self.rng.choice(["present", "present", "past"])
+        subject = self._subject(drop=0.0)
+        while subject.person == 1:  # -네요 tells what one notices in someone else, not in oneself
+            subject = self._subject(drop=0.0)
+        if self.rng.random() < 0.4:
+            adjective = self.rng.choice([a for a in self.lexicon.adjectives if a.predicative and a.stem
+                                         and "person" in a.applies_to])
+            predicate = Phrase()
+            index = predicate.add_ko(neyo_word(adjective.stem, adjective.past_stem, tense))
+            predicate.add_en(english.be_form(subject.person, subject.plural, tense == "past"), index)
+            predicate.add_en(adjective.en, index)
+            order = self._english_order(subject, predicate, 0, [])
+            return self._assemble([subject.phrase, predicate], order, None, False)
+        verb = self._verb(("transitive", "intransitive", "motion"))
+        predicate = Phrase()
+        index = predicate.add_ko(neyo_word(verb.stem, verb.past_stem, tense))
+        predicate.add_en(verb.en_past if tense == "past" else verb_form(verb.en_base, "present", subject.person,
+                                                                         subject.plural), index)
+        return self._simple(subject, verb, predicate, 0, self._time(tense), False)
+
+
 def wordpiece_split(word: str, vocabulary: frozenset[str]) -> list[str] | None:
     """The pieces WordPiece cuts `word` into (longest match first, '##' after the first), without the '##';
     None when some part matches nothing (the tokenizer's <unk>)."""
@@ -1522,6 +1939,8 @@ def ko_en_grammar(seed: int = 0, name: str = "full") -> KoEnGrammar:
         return Learner2Grammar(seed)
     if name == LEARNER3_GRAMMAR:
         return Learner3Grammar(seed)
+    if name == LEARNER4_GRAMMAR:
+        return Learner4Grammar(seed)
     if name not in GRAMMAR_NAMES:
         raise ValueError(f"unknown grammar {name!r}; expected one of {', '.join(GRAMMAR_NAMES)}")
     return KoEnGrammar(seed, core=name == "core")

@@ -31,7 +31,7 @@ from transformer_core.data.vocabulary import GRAMMARS as WHOLE_GRAMMARS
 DATA_DIR = Path(__file__).resolve().parent
 GRAMMARS = ("core", *WHOLE_GRAMMARS)
 BUILD_SENTENCES = {"core": 20_000, "full": 60_000, "everyday": 80_000, "learner": 300_000, "learner2": 300_000,
-                   "learner3": 300_000}
+                   "learner3": 300_000, "learner4": 400_000}
 FUNCTION_PIECES = frozenset({
     "싶", "싶었", "싶어", "싶을", "있", "있었", "있어", "있을", "없", "없었", "없어", "없을",
     "않", "않았", "않아", "않을", "못", "못했", "못해", "못할", "주", "줘", "좀", "안",
@@ -39,6 +39,7 @@ FUNCTION_PIECES = frozenset({
     "같이", "것이다", "거야", "거예요", "것입니다", "것입니까", "타", "살", "시", "잔", "층", "명", "마리", "개", "권",
     "위", "옆", "밑", "앞", "뒤", "어떤", "어떻", "어땠", "어때", "아니다", "아니에요", "아닙니다", "아니야", "아니니",
     "아닙니까", "아니었다", "아니었어요", "아니었습니다", "아니었어", "아니었니", "아니었습니까", ".", "?",
+    "때문", "나서", "것", "같", "같아", "제일", "가장",  # learner4 (not 더: learner2 has it)
     *(word[0] for word, _ in DETERMINERS),
 })
 START, END = "^", "$"

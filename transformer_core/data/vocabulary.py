@@ -41,7 +41,8 @@ ENGLISH_FUNCTION_WORDS = ("a", "an", "the", "at", "in", "to", "with", "and", "no
                           "who", "where", "when", "how", "this", "that", "it", *sorted(english.AUXILIARIES))
 
 
-EXTENDED = ("everyday", "learner", "learner2", "learner3")  # grammars on the everyday constructions (ko_en_everyday.py)
+# grammars on the everyday constructions (ko_en_everyday.py)
+EXTENDED = ("everyday", "learner", "learner2", "learner3", "learner4")
 
 
 def _lexicons(core: bool, grammar: str = "full") -> list[Lexicon]:
@@ -139,7 +140,8 @@ def english_words(core: bool = False, grammar: str = "full") -> set[str]:
 
 GRAMMARS = ("full", *EXTENDED)  # every whole grammar ("core" is core=True); the one list of grammar names
 # each grammar's list starts with this one's
-GROWN_FROM = {"everyday": "full", "learner": "everyday", "learner2": "learner", "learner3": "learner2"}
+GROWN_FROM = {"everyday": "full", "learner": "everyday", "learner2": "learner", "learner3": "learner2",
+              "learner4": "learner3"}
 
 
 @cache

@@ -66,7 +66,8 @@ def ko_en_grammar(seed: int, core: bool = False, whole: str = "full") -> KoEnGra
     """The ko-en grammar: its compact core when `core` and the grammar has one, else the whole grammar `whole`
     ("full": what models before the everyday grammar learned; "everyday": full + the learner constructions;
     "learner": the everyday constructions over a learner's core vocabulary too; "learner2": and its second round;
-    "learner3": and a beginner syllabus's constructions and the third round)."""
+    "learner3": and a beginner syllabus's constructions and the third round; "learner4": and the syllabus items
+    learner3 lacked)."""
     return grammar_named(seed, "core" if core and has_core_grammar() else whole)
 
 

@@ -137,3 +137,14 @@ V-ed), -지 마세요 (do not), -(으)ㅂ시다 (let's), -(으)세요 requests (
 자다, 말씀하세요 for 말하다, 계세요 for being at a place; 께서), over a third round of the lexicon (the learner3
 additions file). The vocabulary keeps the learner2 grammar's ids and appends the new pieces ({added} tokens), so
 this model continued from the learner2 model's weights."""
+
+LEARNER4_NOTES = """\
+Learner grammar, fourth round (config.json "grammar": "learner4"): the learner3 grammar plus
+the beginner syllabus's items it still lacked: -겠- (제가 하겠습니다 -> I will do; 하겠어요? -> Will you
+do?), -(으)ㄹ게요 (a promise: I will), -기 때문에 and N 때문에 (because, because of), -고 나서 (after
+V-ing), -게 되다 (came to V), -기로 하다 (decided to V), -(으)ㄴ/는/(으)ㄹ 것 같다 (I think ...), -는데 /
+-(으)ㄴ데 (..., but), -지요? / -죠? (..., right?), -네요 (English says the same statement), -아/어 있다
+(문이 열려 있어요 -> The door is open), N보다 (더) ADJ (bigger than N) and PLACE에서 제일 / 가장 ADJ (the
+biggest in PLACE), over the learner3 lexicon plus the months (일월에 -> in January; the
+learner4 additions file). The vocabulary keeps the learner3 grammar's ids and appends the
+new pieces ({added} tokens), so this model continued from the learner3 model's weights."""

@@ -16,7 +16,13 @@ from transformer_core.io.loading import save_model_dir
 from transformer_core.models.config import TransformerConfig
 from transformer_core.models.rnn import RNNConfig
 from transformer_core.tasks import has_core_grammar, task_stream
-from transformer_core.tasks.texts import EVERYDAY_NOTES, LEARNER2_NOTES, LEARNER3_NOTES, LEARNER_NOTES
+from transformer_core.tasks.texts import (
+    EVERYDAY_NOTES,
+    LEARNER2_NOTES,
+    LEARNER3_NOTES,
+    LEARNER4_NOTES,
+    LEARNER_NOTES,
+)
 from transformer_core.training.loop import TrainResult
 from transformer_core.training.recipes import RECIPES, TrainSettings, recipe_data
 
@@ -108,20 +114,26 @@ def data_notes(task: str) -> str:
         if data.whole_grammar != "everyday":  # the learner model continued from the everyday one
             everyday = everyday.replace("so this model continued", "so the everyday model continued")
         notes += "\n\n" + everyday
-    if data.whole_grammar in ("learner", "learner2", "learner3"):
+    if data.whole_grammar in ("learner", "learner2", "learner3", "learner4"):
         learner = LEARNER_NOTES.format(added=len(ko_en_vocabulary(grammar="learner"))
                                        - len(ko_en_vocabulary(grammar="everyday")))
         if data.whole_grammar != "learner":  # the learner2 model continued from the learner one
             learner = learner.replace("so this model continued", "so the learner model continued")
         notes += "\n\n" + learner
-    if data.whole_grammar in ("learner2", "learner3"):
+    if data.whole_grammar in ("learner2", "learner3", "learner4"):
         learner2 = LEARNER2_NOTES.format(added=len(ko_en_vocabulary(grammar="learner2"))
                                          - len(ko_en_vocabulary(grammar="learner")))
-        if data.whole_grammar == "learner3":  # the learner3 model continues from the learner2 one
+        if data.whole_grammar in ("learner3", "learner4"):  # the learner3 model continues from the learner2 one
             learner2 = learner2.replace("so\nthis model continued", "so\nthe learner2 model continued")
         notes += "\n\n" + learner2
-    if data.whole_grammar == "learner3":
-        notes += "\n\n" + LEARNER3_NOTES.format(added=len(vocabulary) - len(ko_en_vocabulary(grammar="learner2")))
+    if data.whole_grammar in ("learner3", "learner4"):
+        learner3 = LEARNER3_NOTES.format(added=len(ko_en_vocabulary(grammar="learner3"))
+                                         - len(ko_en_vocabulary(grammar="learner2")))
+        if data.whole_grammar == "learner4":  # the learner4 model continues from the learner3 one
+            learner3 = learner3.replace("so\nthis model continued", "so\nthe learner3 model continued")
+        notes += "\n\n" + learner3
+    if data.whole_grammar == "learner4":
+        notes += "\n\n" + LEARNER4_NOTES.format(added=len(vocabulary) - len(ko_en_vocabulary(grammar="learner3")))
     return notes
 
 
