@@ -194,3 +194,19 @@ def test_cli_asked_for_cuda_without_one_trains_on_the_cpu_and_says_so(tmp_path, 
     assert on_cpu.keys() == fell_back.keys()
     for name, tensor in on_cpu.items():  # the same seed on the same device: the same weights
         torch.testing.assert_close(fell_back[name], tensor, rtol=0, atol=0, msg=name)
+
+
+def test_the_model_card_says_which_processor_ran_the_steps(tmp_path):
+    """A run on a GPU is saved from the CPU (cli moves it back): the card must still name the GPU it trained on."""
+    from dataclasses import replace
+
+    from transformer_core.training.model_card import write_model_card
+
+    result = loop.train(tiny_settings("ko-en", steps=3), tiny_config("ko-en"), progress=False)
+    assert result.trained_on == "CPU"
+    write_model_card(tmp_path, result, tiny_settings("ko-en", steps=3), tiny_config("ko-en"), {})
+    assert "min on this machine's CPU (" in (tmp_path / "README.md").read_text(encoding="utf-8")
+    on_gpu = replace(result, trained_on="NVIDIA H200")  # what loop.train records after steps on that card
+    write_model_card(tmp_path, on_gpu, tiny_settings("ko-en", steps=3), tiny_config("ko-en"), {})
+    card = (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert "min on one NVIDIA H200 GPU" in card and "CPU" not in card.split("## Training")[1].split("##")[0]

@@ -167,6 +167,12 @@ class TrainResult:
     seconds: float
     steps_done: int
     stopped: bool = False  # ended early by on_step raising TrainingStopped
+    trained_on: str = ""  # the processor the steps ran on ("CPU", "NVIDIA H200"); "" = read it off the model
+
+
+def processor_name(device: str) -> str:
+    """'CPU', or the CUDA device's own name (the model card says where a run's steps ran)."""
+    return torch.cuda.get_device_name(device) if str(device).startswith("cuda") else "CPU"
 
 
 StepCallback = Callable[[int, float, Transformer], None]
@@ -315,4 +321,5 @@ def train(settings: TrainSettings, config: TransformerConfig, on_step: StepCallb
     if history and history[-1]["step"] != steps_done:  # the last step is always in the curve
         history.append({"step": steps_done, "loss": round(value, 5), "lr": rate,
                         "seconds": round(time.perf_counter() - start, 2)})
-    return TrainResult(model, tokenizer, history, time.perf_counter() - start, steps_done, stopped)
+    return TrainResult(model, tokenizer, history, time.perf_counter() - start, steps_done, stopped,
+                       trained_on=processor_name(device))

@@ -175,8 +175,9 @@ def write_model_card(out: Path, result: TrainResult, settings: TrainSettings, co
     """README.md: task, data, config, training, metrics (+ the lab's or a fine-tune's own sections)."""
     n_parameters = sum(p.numel() for p in result.model.parameters())
     size_mb = (out / "model.safetensors").stat().st_size / 1e6 if (out / "model.safetensors").exists() else 0.0
-    device = str(next(result.model.parameters()).device).split(":")[0].upper()
+    device = result.trained_on or str(next(result.model.parameters()).device).split(":")[0].upper()
     threads = "1 thread" if torch.get_num_threads() == 1 else f"{torch.get_num_threads()} threads"
+    where = f"this machine's {device} ({threads})" if device == "CPU" else f"one {device} GPU"
     shown = Path(final_dir or out)
     command = command or f"python -m transformer_core train --task {settings.task} --out {shown.as_posix()}"
     rnn = isinstance(config, RNNConfig)
@@ -208,7 +209,7 @@ def write_model_card(out: Path, result: TrainResult, settings: TrainSettings, co
         f"- label smoothing {settings.label_smoothing}, dropout {config.dropout}, gradient clipping 1.0"
         + (f", sampled softmax over {settings.sampled_softmax} candidates" if settings.sampled_softmax else ""),
         f"- final training loss {result.history[-1]['loss']:.3f} (label-smoothed); curve in loss.csv",
-        f"- training time {result.seconds / 60:.1f} min on this machine's {device} ({threads})",
+        f"- training time {result.seconds / 60:.1f} min on {where}",
         *(training_notes or []),
         "", "## Metrics", "", *format_metrics(metrics, single_attention=rnn), "",
         "Alignment accuracy: teacher-forced on the gold target; for each scored target word, the row of "
