@@ -99,15 +99,16 @@ def test_integrated_gradients_sum_to_the_log_prob_change_on_tiny_models(name, so
     assert_complete(model, src, tgt, targets, TINY_STEPS[name])
 
 
-BUNDLED_STEPS = {"ko-en-toy": 256, "ko-en-rnn-attention": 1024}
+BUNDLED_STEPS = {"ko-en-toy": 1024, "ko-en-rnn-attention": 2048}
 
 
 @pytest.mark.parametrize("model_name", ["ko-en-toy", "ko-en-rnn-attention"])
 @pytest.mark.parametrize("text", KO_EN)
 def test_integrated_gradients_sum_to_the_log_prob_change_on_bundled_translators(model_name, text):
     # 64 midpoint steps reach 1 % on most tokens but not all: up to 3 % off on 저는 학생이에요. (ko-en-toy,
-    # ReLU kinks); benchmarks/explain.py prints the spread per step count. 256 steps reach 1 % on every token of
-    # ko-en-toy; the learner3 RNN misses by 1.8 % at 256 on 고양이가 공원에서 생선을 먹었다. and needs 512 (1024 here).
+    # ReLU kinks); benchmarks/explain.py prints the spread per step count. The learner4 ko-en-toy misses by 1.1 %
+    # at 256 steps on 민수는 어제 뭐 먹었어? (512 reach it). The RNN's integrand has sharp steps: on 고양이가 공원에서
+    # 생선을 먹었다. the learner3 RNN missed by 1.8 % at 256 steps, the learner4 one by 1.13 % at 1024; 2048 reach it.
     loaded = core.load(model_name)
     traced = core.trace_text(loaded, text)
     tgt, targets = output_targets(traced, loaded.config.eos_token_id)

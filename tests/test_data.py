@@ -25,8 +25,8 @@ from transformer_core.data.ko_en import (
     word_tokens,
 )
 from transformer_core.data.lexicon import ADJECTIVES, ALL_VERBS, CORE, FULL, NOUN_BY_KO, NUMBERS, TOOLS
+from transformer_core.data.tokenization import build_ko_en_tokenizer
 from transformer_core.data.vocabulary import ko_en_vocabulary, korean_words
-from transformer_core.tasks import task_named
 
 VERB = {(v.stem, v.kind): v for v in ALL_VERBS}
 ADJECTIVE = {a.attributive: a for a in ADJECTIVES}
@@ -417,15 +417,27 @@ def test_lexicon_has_no_duplicate_korean_entries():
     assert len(FULL.adjectives) == len({a.attributive for a in FULL.adjectives})
 
 
-def test_every_word_splits_into_the_grammars_own_pieces():
-    """Typed text is cut by the tokenizer exactly as the grammar built it (no word segments two ways)."""
-    tokenizer = task_named("ko-en").tokenizer()
-    words = sorted(korean_words())
+def cut_otherwise(grammar: str) -> list[tuple[tuple[str, ...], list[str]]]:
+    """The grammar's Korean words that its own tokenizer cuts into other pieces than the grammar wrote."""
+    tokenizer = build_ko_en_tokenizer(grammar=grammar)
+    words = sorted(korean_words(grammar=grammar))
     by_text: dict[str, set] = defaultdict(set)
     for word in words:
         by_text["".join(word)].add(word)
     assert all(len(segmentations) == 1 for segmentations in by_text.values())
     encoded = tokenizer(["".join(w) for w in words], add_special_tokens=False)["input_ids"]
-    wrong = [(w, tokenizer.convert_ids_to_tokens(ids)) for w, ids in zip(words, encoded, strict=True)
-             if tokenizer.convert_ids_to_tokens(ids) != word_tokens(w)]
+    return [(w, tokenizer.convert_ids_to_tokens(ids)) for w, ids in zip(words, encoded, strict=True)
+            if tokenizer.convert_ids_to_tokens(ids) != word_tokens(w)]
+
+
+def test_every_word_splits_into_the_grammars_own_pieces():
+    """Typed text is cut by the tokenizer exactly as the grammar built it (no word segments two ways)."""
+    wrong = cut_otherwise("full")
     assert not wrong, wrong[:10]
+
+
+@pytest.mark.xfail(strict=True, reason="known: WordPiece's longest match cuts 48 of learner4's 108,600 words "
+                   "otherwise (가는 -> 가는 'thin', 가게 -> 가게 'store', 가지만 -> <unk>); docs/models.md")
+def test_every_learner4_word_splits_into_the_grammars_own_pieces():
+    wrong = cut_otherwise("learner4")
+    assert not wrong, (len(wrong), wrong[:10])

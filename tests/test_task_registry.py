@@ -139,4 +139,4 @@ def test_a_loaded_ko_en_model_is_held_out_on_the_grammar_its_config_names(gramma
         if is_held_out(text) and text not in expected:
             expected.append(text)
     assert [pair.source_text for pair in task.held_out_pairs(4, seed=5)] == expected
-    assert grammar_field("ko-en") == {"grammar": TRAINING_GRAMMAR} == {"grammar": "learner3"}
+    assert grammar_field("ko-en") == {"grammar": TRAINING_GRAMMAR} == {"grammar": "learner4"}

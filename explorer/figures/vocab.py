@@ -88,9 +88,10 @@ MAX_ALIGN_STEPS = 200_000  # a search this long means the pieces do not fit the 
 def _align_unknown(folded: str, tok: Tokenization, truncated: bool, folding: str) -> list[tuple[int, int]] | None:
     """The folded-text span of every <unk> piece: known pieces match their text exactly ('##' ones right
     after the previous piece, others after any whitespace); an <unk> covers a run of non-space characters
-    (shortest first), or one whitespace character if the tokenizer keeps spaces as pieces (a character
-    vocabulary); the pieces cover the whole text unless it was cut (`truncated`). A depth-first search
-    that branches only at <unk> pieces; None when nothing fits within MAX_ALIGN_STEPS."""
+    (shortest first; for a word vocabulary, those ending at a pre-token boundary first), or one whitespace
+    character if the tokenizer keeps spaces as pieces (a character vocabulary); the pieces cover the whole text
+    unless it was cut (`truncated`). A depth-first search that branches only at <unk> pieces; None when nothing
+    fits within MAX_ALIGN_STEPS."""
     pieces = [("special", "") if special and not unk else ("unk", "") if unk else ("space", piece) if piece.isspace()
               else ("cont" if piece.startswith("##") else "known", _folded(_piece_text(piece), folding)[0])
               for piece, special, unk in zip(tok.pieces, tok.is_special, tok.is_unk, strict=True)]
@@ -117,13 +118,23 @@ def _align_unknown(folded: str, tok: Tokenization, truncated: bool, folding: str
             i += 1
         return i, pos
 
+    def word_boundary(end: int) -> bool:
+        """Where a pre-tokenizer ends a word: before a space or the end, on either side of punctuation."""
+        return (end == len(folded) or folded[end].isspace() or _is_punctuation(folded[end])
+                or _is_punctuation(folded[end - 1]))
+
     def options(pos: int) -> list[tuple[int, int]]:
         found = [(pos, pos + 1)] if keeps_space and pos < len(folded) and folded[pos].isspace() else []
         start = end = skip_space(pos)
+        spans = []
         while end < len(folded) and not folded[end].isspace():
             end += 1
-            found.append((start, end))
-        return found
+            spans.append((start, end))
+        if keeps_space:  # a character vocabulary: an <unk> is one character
+            return found + spans
+        # A word vocabulary's <unk> is one pre-token (a word, or one punctuation mark) first: a cut text (truncated)
+        # fits any order, and shortest-first let several <unk>s share one word's letters and miss the next words.
+        return found + [s for s in spans if word_boundary(s[1])] + [s for s in spans if not word_boundary(s[1])]
 
     stack: list[tuple[int, int, list[tuple[int, int]], int]] = []  # (unk index, position, options, option tried)
     failed: set[tuple[int, int]] = set()
