@@ -16,7 +16,7 @@ keeps its gold alignment, with the same conventions as ko_en.py; the new ones ar
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from transformer_core.data import english, hangul
 from transformer_core.data.ko_en import (
@@ -112,6 +112,19 @@ from transformer_core.data.ko_en_forms import (
     ya_word,
 )
 from transformer_core.data.lexicon import Adjective, Noun, Verb
+
+
+class FrontedClause(NamedTuple):
+    """The drawn parts of a sentence whose first clause comes first (-(으)ㄹ 때, -기 때문에): its subject, the two
+    verbs and each one's object and place (None when it takes none)."""
+
+    subject: NounPhrase
+    first: Verb
+    second: Verb
+    obj1: NounPhrase | None
+    place1: Phrase | None
+    obj2: NounPhrase | None
+    place2: Phrase | None
 
 
 class EverydayGrammar(KoEnGrammar):
@@ -1203,18 +1216,32 @@ class Learner3Grammar(Learner2Grammar):
         ... V2-ed -> When S V1-ed ..., S V2-ed. When -> 때; V1 -> V1's word. The subject is a pronoun (or
         dropped: I), said again unaligned."""
         tense = self.rng.choice(["present", "past"])
+        parts = self._fronted_clause_parts(form="can" if tense == "present" else "")
+        clause = Phrase()
+        verb_index, when = (clause.add_ko(word) for word in ttae_words(parts.first, tense))
+        clause.add_en("when", when)
+        return self._fronted_clause_sentence(clause, verb_index, parts, tense, register)
+
+    def _fronted_clause_parts(self, form: str = "") -> FrontedClause:
+        """The subject (a pronoun, or dropped: I) and the two verbs with their objects and places of a sentence
+        whose first clause comes first (-(으)ㄹ 때, -기 때문에 ...); V1 in `form`."""
         if self.rng.random() < 0.3:
             subject = self._dropped_subject_statement()
         else:
             subject = pronoun_phrase(self.rng.choice(self.lexicon.pronouns), self.rng.choice(["topic", "subject"]))
             self._last_subject = subject
-        first = self._clause_verb(("transitive", "intransitive", "motion"), form="can" if tense == "present" else "")
+        first = self._clause_verb(("transitive", "intransitive", "motion"), form=form)
         second = self._clause_verb(("transitive", "intransitive", "motion"), exclude=first.stem)
         obj1, place1 = self._object(first), self._place_for(first)
         obj2, place2 = self._object(second), self._place_for(second)
-        clause = Phrase()
-        verb_index, when = (clause.add_ko(word) for word in ttae_words(first, tense))
-        clause.add_en("when", when)
+        return FrontedClause(subject, first, second, obj1, place1, obj2, place2)
+
+    def _fronted_clause_sentence(self, clause: Phrase, verb_index: int, parts: FrontedClause, tense: str,
+                                 register: str) -> SentencePair:
+        """Conjunction S V1 [OBJ1] , S V2 [OBJ2] from the Korean clause (its connective already added and
+        aligned; V1 at `verb_index`); the subject said again, unaligned."""
+        subject, first, second = parts.subject, parts.first, parts.second
+        obj1, place1, obj2, place2 = parts.obj1, parts.place1, parts.obj2, parts.place2
         english_first = first.en_past if tense == "past" else verb_form(first.en_base, "present", subject.person,
                                                                          subject.plural)
         clause.add_en(english_first, verb_index)
@@ -1592,36 +1619,12 @@ class Learner4Grammar(Learner3Grammar):
         """[S] [OBJ1] V1-기 때문에 [OBJ2] V2 -> Because S V1 [OBJ1] , S V2 [OBJ2]; V1-았/었기 때문에 -> Because S
         V1-ed. Because -> 때문에; V1 -> V1-기. The subject is a pronoun (or dropped: I), said again unaligned."""
         tense = self.rng.choice(["present", "past", "past"])
-        return self._front_clause(tense, register, "because")
-
-    def _front_clause(self, tense: str, register: str, kind: str) -> SentencePair:
-        if self.rng.random() < 0.3:
-            subject = self._dropped_subject_statement()
-        else:
-            subject = pronoun_phrase(self.rng.choice(self.lexicon.pronouns), self.rng.choice(["topic", "subject"]))
-            self._last_subject = subject
-        first = self._clause_verb(("transitive", "intransitive", "motion"))
-        second = self._clause_verb(("transitive", "intransitive", "motion"), exclude=first.stem)
-        obj1, place1 = self._object(first), self._place_for(first)
-        obj2, place2 = self._object(second), self._place_for(second)
+        parts = self._fronted_clause_parts()
         clause = Phrase()
-        verb_index = clause.add_ko(gi_past_word(first.stem, first.past_stem, tense))
+        verb_index = clause.add_ko(gi_past_word(parts.first.stem, parts.first.past_stem, tense))
         because = clause.add_ko(BECAUSE)
         clause.add_en("because", because)
-        english_first = first.en_past if tense == "past" else verb_form(first.en_base, "present", subject.person,
-                                                                         subject.plural)
-        clause.add_en(english_first, verb_index)
-        again = Phrase()
-        again.add_en(",")
-        again.add_en(subject.phrase.en[0] if subject.phrase.en[0] in PRONOUNS else "I")
-        predicate, _ = self._final_predicate(second, tense, False, register, subject)
-        order = [(clause, slice(0, 1)), (subject.phrase, slice(None)), (clause, slice(1, None))]
-        order += [(p, slice(None)) for p in (obj1.phrase if obj1 else None, place1) if p is not None]
-        order += [(again, slice(None)), (predicate, slice(None))]
-        order += [(p, slice(None)) for p in (obj2.phrase if obj2 else None, place2) if p is not None]
-        korean = [subject.phrase, place1, obj1.phrase if obj1 else None, clause, again, place2,
-                  obj2.phrase if obj2 else None, predicate]
-        return self._assemble(korean, order, None, False)
+        return self._fronted_clause_sentence(clause, verb_index, parts, tense, register)
 
     # -- N 때문에: because of N --
 
