@@ -1309,23 +1309,30 @@ class Learner3Grammar(Learner2Grammar):
         subject = self._subject(question=question)
         before = self.rng.random() < 0.5
         first = self._clause_verb(("transitive", "intransitive", "motion"), form="gi" if before else "adnominal")
-        second = self._clause_verb(("transitive", "intransitive", "motion"), exclude=first.stem)
-        obj1, place1 = self._object(first), self._place_for(first)
-        obj2, place2 = self._object(second), self._place_for(second)
-        clause = Phrase()
+        clause = Phrase()  # built before V2 is drawn: it draws nothing
         lexical = clause.add_ko(gi_word(first.stem) if before else
                                 past_adnominal(first.stem, eu_class(first, self.GRAMMAR)))
         connective = clause.add_ko(GI_BEFORE if before else AFTER)
         clause.add_en("before" if before else "after", connective)
         clause.add_en(present_participle(first.en_base), lexical)
+        return self._participle_clause_sentence(subject, first, clause, tense, question, register,
+                                                (GI_BEFORE, AFTER))
+
+    def _participle_clause_sentence(self, subject: NounPhrase, first: Verb, clause: Phrase, tense: str,
+                                    question: bool, register: str, one_a_sentence: tuple[str, ...]) -> SentencePair:
+        """S [OBJ1] CLAUSE [OBJ2] V2 -> S V2 [OBJ2] CLAUSE [OBJ1], CLAUSE being V1's (before / after V1-ing);
+        V2 drawn here. No time word holding one of `one_a_sentence` (수업 후에 ... 먹은 후에: one after a sentence)."""
+        second = self._clause_verb(("transitive", "intransitive", "motion"), exclude=first.stem)
+        obj1, place1 = self._object(first), self._place_for(first)
+        obj2, place2 = self._object(second), self._place_for(second)
         predicate, n_before = self._final_predicate(second, tense, question, register, subject)
         order = self._english_order(subject, predicate, n_before, [obj2.phrase if obj2 else None, place2, clause,
                                                                      obj1.phrase if obj1 else None, place1])
         korean = [subject.phrase, place1, obj1.phrase if obj1 else None, clause, place2,
                   obj2.phrase if obj2 else None, predicate]
         time = self._time(tense)
-        if time is not None and (GI_BEFORE in time.ko or AFTER in time.ko):
-            time = None  # 수업 후에 ... 먹은 후에: one 전에/후에 a sentence
+        if time is not None and any(word in time.ko for word in one_a_sentence):
+            time = None
         return self._assemble(korean, order, time, question)
 
     # -- -(으)러 가다/오다: go somewhere to V --
@@ -1658,22 +1665,11 @@ class Learner4Grammar(Learner3Grammar):
         question = self.rng.random() < 0.15
         subject = self._subject(question=question)
         first = self._clause_verb(("transitive", "intransitive", "motion"))
-        second = self._clause_verb(("transitive", "intransitive", "motion"), exclude=first.stem)
-        obj1, place1 = self._object(first), self._place_for(first)
-        obj2, place2 = self._object(second), self._place_for(second)
         clause = Phrase()
         lexical = clause.add_ko(go_word(first.stem))
         clause.add_en("after", clause.add_ko(NASEO))
         clause.add_en(present_participle(first.en_base), lexical)
-        predicate, n_before = self._final_predicate(second, tense, question, register, subject)
-        order = self._english_order(subject, predicate, n_before, [obj2.phrase if obj2 else None, place2, clause,
-                                                                     obj1.phrase if obj1 else None, place1])
-        korean = [subject.phrase, place1, obj1.phrase if obj1 else None, clause, place2,
-                  obj2.phrase if obj2 else None, predicate]
-        time = self._time(tense)
-        if time is not None and AFTER in time.ko:
-            time = None  # 수업 후에 ... 먹고 나서: one "after" a sentence
-        return self._assemble(korean, order, time, question)
+        return self._participle_clause_sentence(subject, first, clause, tense, question, register, (AFTER,))
 
     # -- -게 되다: came to V --
 
