@@ -5,7 +5,15 @@ its constants, and every word it can write (the vocabulary reads these; ko_en_ev
 from __future__ import annotations
 
 from transformer_core.data import english, hangul
-from transformer_core.data.ko_en import REGISTERS, Word, attach, copula_ending, predicate_word, stem_pieces
+from transformer_core.data.ko_en import (
+    EXTENDED_GRAMMARS,
+    REGISTERS,
+    Word,
+    attach,
+    copula_ending,
+    predicate_word,
+    stem_pieces,
+)
 from transformer_core.data.lexicon import Adjective, Lexicon, Verb, load_additions
 
 GRAMMAR_NAME = "everyday"
@@ -13,12 +21,9 @@ LEARNER_GRAMMAR = "learner"  # the everyday constructions over the full + everyd
 LEARNER2_GRAMMAR = "learner2"  # the same over the learner lexicon's second round too (its additions file "learner2")
 LEARNER3_GRAMMAR = "learner3"  # learner2 + a beginner syllabus's constructions, over the lexicon's third round too
 LEARNER4_GRAMMAR = "learner4"  # learner3 + the syllabus items it lacked (-겠-, -(으)ㄹ게요 ...) + the months
-# The additions files each grammar reads on top of the full lexicon, in order (lexicon.py reads them).
-ADDITIONS = {GRAMMAR_NAME: (GRAMMAR_NAME,), LEARNER_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR),
-             LEARNER2_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR, LEARNER2_GRAMMAR),
-             LEARNER3_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR, LEARNER2_GRAMMAR, LEARNER3_GRAMMAR),
-             LEARNER4_GRAMMAR: (GRAMMAR_NAME, LEARNER_GRAMMAR, LEARNER2_GRAMMAR, LEARNER3_GRAMMAR, LEARNER4_GRAMMAR)}
-EXTENDED_GRAMMARS = tuple(ADDITIONS)  # the grammars on the everyday constructions (ko_en_everyday.py)
+# The additions files each grammar reads on top of the full lexicon, in order (lexicon.py reads them): its own and
+# those of every grammar before it.
+ADDITIONS = {grammar: EXTENDED_GRAMMARS[:i + 1] for i, grammar in enumerate(EXTENDED_GRAMMARS)}
 # Grammars whose 으-endings (-(으)니까, -(으)면서, -(으)시-) take irregular stems too (들으니까, 도우세요, 나으면서):
 # the everyday grammar left those stems out, and its stream stays as it was.
 IRREGULAR_EU_GRAMMARS = frozenset({LEARNER_GRAMMAR, LEARNER2_GRAMMAR, LEARNER3_GRAMMAR, LEARNER4_GRAMMAR})

@@ -14,6 +14,7 @@ from transformer_core.data import english, hangul
 from transformer_core.data.ko_en import (
     DEMONSTRATIVES,
     DETERMINERS,
+    EXTENDED_GRAMMARS,
     HOW,
     NEGATIVE_COPULA,
     REGISTERS,
@@ -41,8 +42,7 @@ ENGLISH_FUNCTION_WORDS = ("a", "an", "the", "at", "in", "to", "with", "and", "no
                           "who", "where", "when", "how", "this", "that", "it", *sorted(english.AUXILIARIES))
 
 
-# grammars on the everyday constructions (ko_en_everyday.py)
-EXTENDED = ("everyday", "learner", "learner2", "learner3", "learner4")
+EXTENDED = EXTENDED_GRAMMARS  # grammars on the everyday constructions (ko_en_everyday.py)
 
 
 def _lexicons(core: bool, grammar: str = "full") -> list[Lexicon]:
@@ -140,8 +140,7 @@ def english_words(core: bool = False, grammar: str = "full") -> set[str]:
 
 GRAMMARS = ("full", *EXTENDED)  # every whole grammar ("core" is core=True); the one list of grammar names
 # each grammar's list starts with this one's
-GROWN_FROM = {"everyday": "full", "learner": "everyday", "learner2": "learner", "learner3": "learner2",
-              "learner4": "learner3"}
+GROWN_FROM = dict(zip(EXTENDED, ("full", *EXTENDED[:-1]), strict=True))
 
 
 @cache

@@ -14,8 +14,8 @@ A third signal needs no grammar: the model's own confidence, the smallest probab
 output in the recorded forward. Below a threshold calibrated per model on held-out sentences of its grammar
 (`calibrate_min_probability`, stored as config.json's "notice_min_probability", chosen so that it fires on 4 %
 of them), the pages say the model is unsure. It catches wrong outputs of sentences whose words and construction
-the grammar knows (learner3 model, everyday benchmark: the recogniser alone 76.6 % of wrong translations, with
-the confidence 82.5 %; docs/models.md).
+the grammar knows (the bundled learner4 model, everyday benchmark: the recogniser alone 79.7 % of wrong
+translations, with the confidence 87.4 %; docs/models.md).
 
     from transformer_core.inference.report import translation_report
     translation_report(transformer_core.load("ko-en-toy"), "나는 피자를 먹고 싶다.")
