@@ -34,6 +34,7 @@ from transformer_core.data.ko_en import (
     name_phrase,
     predicate_word,
     pronoun_phrase,
+    word_tokens,
 )
 from transformer_core.data.ko_en_forms import (
     AFTER,
@@ -136,6 +137,10 @@ class EverydayGrammar(KoEnGrammar):
         "cups": 2, "how_many": 2, "floor": 1, "how_much": 1, "honorific": 5, "transport": 3, "very": 2}
 
     GRAMMAR: ClassVar[str] = GRAMMAR_NAME  # the name of the grammar: its lexicon and vocabulary
+    # What sample() does with a word the tokenizer cuts otherwise than the grammar wrote it (가 ##는 "going" typed
+    # as 가는 is the one piece 가는 "thin"): False (every grammar up to learner4: their streams stay as they were)
+    # draws the pair again, so the model never sees that word; True returns the pair as typing gives it (typed_cut).
+    TYPED_CUT: ClassVar[bool] = False
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
@@ -146,12 +151,20 @@ class EverydayGrammar(KoEnGrammar):
     # -- sampling --
 
     def sample(self, register: str | None = None, kind: str | None = None) -> SentencePair:
-        """One pair; a pair with a word the tokenizer would cut otherwise (잡지만: longest match first takes
-        잡지 "magazine" and then finds no ##만) is drawn again: the model trains on what typing gives."""
+        """One pair, as the tokenizer cuts its typed text: the model trains on what typing gives.
+
+        A pair with a word the tokenizer would cut otherwise (잡지만: longest match first takes 잡지 "magazine" and
+        then finds no ##만; 가는 "going" is the piece 가는 "thin") is drawn again, unless TYPED_CUT is on: then each
+        word is re-cut into the tokenizer's pieces with its alignment carried over (typed_cut), and only a pair with
+        a word the tokenizer turns into <unk> is drawn again. After 20 draws the last one comes back as written."""
         for _ in range(20):
             pair = self._sample_once(register, kind)
-            if all(len(word) == 1 or wordpiece_split("".join(word), self._vocabulary) == list(word)
-                   for word in _words_of(pair.source)):
+            if self.TYPED_CUT:
+                typed = typed_cut(pair, self._vocabulary)
+                if typed is not None:
+                    return typed
+            elif all(len(word) == 1 or wordpiece_split("".join(word), self._vocabulary) == list(word)
+                     for word in _words_of(pair.source)):
                 return pair
         return pair
 
@@ -1904,6 +1917,40 @@ def wordpiece_split(word: str, vocabulary: frozenset[str]) -> list[str] | None:
         else:
             return None
     return pieces
+
+
+def typed_word(word: Word, vocabulary: frozenset[str]) -> Word | None:
+    """`word` as the tokenizer cuts its text: ('가', '는') -> ('가는',) in the learner4 vocabulary; None: <unk>."""
+    pieces = wordpiece_split("".join(word), vocabulary)
+    return tuple(pieces) if pieces is not None else None
+
+
+def typed_cut(pair: SentencePair, vocabulary: frozenset[str]) -> SentencePair | None:
+    """`pair` with each Korean word cut into the pieces the tokenizer gives for its text (typed_word) and the gold
+    alignment carried over word by word: an English word aligned to a Korean word is aligned to all of that word's
+    new pieces (source_words and word_alignment stay as they are). None when a word would be <unk>. A pair whose
+    words all cut as written comes back equal."""
+    words = _words_of(pair.source)
+    if len(words) != len(pair.source_words) or len(pair.word_alignment) != len(pair.target):
+        raise ValueError(f"typed_cut needs a pair with its words and word alignment: {pair.source_text!r}")
+    pieces: list[str] = []
+    pieces_of: list[tuple[int, ...]] = []
+    for word in words:
+        typed = typed_word(word, vocabulary)
+        if typed is None:
+            return None
+        start = len(pieces)
+        pieces.extend(word_tokens(typed))
+        pieces_of.append(tuple(range(start, len(pieces))))
+    if tuple(pieces) == pair.source:
+        return pair
+    alignment = tuple(tuple(piece for w in link for piece in pieces_of[w]) for link in pair.word_alignment)
+    return SentencePair(tuple(pieces), pair.target, alignment, pair.source_words, pair.word_alignment)
+
+
+def cuts_as_typed(grammar: str) -> bool:
+    """Whether grammar `grammar`'s stream cuts each word as typed (its class's TYPED_CUT)."""
+    return getattr(type(ko_en_grammar(0, grammar)), "TYPED_CUT", False)
 
 
 def _words_of(pieces: tuple[str, ...]) -> list[tuple[str, ...]]:
