@@ -169,6 +169,36 @@ def test_every_learner4_word_as_typed_is_the_tokenizers_cut():
     assert sum(typed is None for typed in changed.values()) == 2
 
 
+def test_typed_word_agrees_with_the_tokenizer_on_words_the_grammar_never_writes():
+    """9,000 words glued from random pieces of the vocabulary (a first piece and one to three continuations; 1,500
+    again with any syllable after, so that longest match first often finds nothing: <unk>; 1,500 pieces split after
+    their first syllable, which it often joins again) cut alike by typed_word and the tokenizer."""
+    import random
+
+    from transformer_core.data.ko_en_everyday import typed_word
+
+    vocabulary = frozenset(ko_en_vocabulary(False, "learner4"))
+    korean = sorted(t for t in vocabulary if "\uac00" <= t.removeprefix("##")[:1] <= "\ud7a3")
+    firsts = [t for t in korean if not t.startswith("##")]
+    continuations = [t.removeprefix("##") for t in korean if t.startswith("##")]
+    rng = random.Random(6)
+    words = [(rng.choice(firsts), *rng.choices(continuations, k=rng.randint(1, 3))) for _ in range(6000)]
+    words += [(*word, chr(rng.randint(0xAC00, 0xD7A3))) for word in words[:1500]]  # any syllable: <unk> often
+    longer = [t for t in firsts if len(t) > 1]
+    split = [(t[:1], t[1:], *rng.choices(continuations, k=rng.randint(0, 1))) for t in rng.sample(longer, 1500)]
+    words += split  # a piece split after its first syllable (가게 as 가 ##게): the longest match rejoins it
+    tokenizer = _tokenizer()
+    encoded = tokenizer(["".join(w) for w in words], add_special_tokens=False)["input_ids"]
+    unknown = recut = 0
+    for word, ids in zip(words, encoded, strict=True):
+        tokens = tokenizer.convert_ids_to_tokens(ids)
+        typed = typed_word(word, vocabulary)
+        assert (word_tokens(typed) if typed is not None else ["<unk>"]) == tokens, (word, tokens)
+        unknown += typed is None
+        recut += typed is not None and typed != word
+    assert unknown > 750 and recut > 750  # both ways of cutting otherwise are exercised, each on half its words
+
+
 def test_the_tokenizer_check_passes_once_the_switch_is_on(monkeypatch):
     """test_data's check (every word the grammar's stream writes is the tokenizer's cut, one cut per text) fails on
     learner4 as it is and passes with learner4's switch on: it reads the words as the stream writes them
