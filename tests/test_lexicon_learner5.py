@@ -101,6 +101,8 @@ HAND_ADJECTIVE_FORMS = {
     "세련되": ("세련됐", "세련돼", "세련된"),
     "쌀쌀맞": ("쌀쌀맞았", "쌀쌀맞아", "쌀쌀맞은"),
 }
+# Attributive-only adjectives (not predicates, like 늙은): the -(으)ㄴ form of a verb the lexicon does not have.
+HAND_ATTRIBUTIVE_ONLY = {"오래된": "오래되", "익은": "익", "젖은": "젖", "지친": "지치", "취한": "취하"}
 FINAL_OF_CLASS = {"ㅂ": hangul.FINAL_BIEUP, "ㄷ": hangul.FINAL_DIGEUT, "ㅅ": hangul.FINAL_SIOS,
                   "ㅎ": hangul.FINAL_HIEUH}
 
@@ -140,7 +142,13 @@ def test_every_entry_is_written_as_hangul_conjugates_its_stem_and_class():
         if verb.prefix:
             assert verb.stem.startswith(verb.prefix) and verb.stem[len(verb.prefix):] in ("하", "되"), verb.stem
     for adjective in NEW["adjectives"]:
-        assert adjective.predicative and adjective.stem
+        if not adjective.predicative:
+            source = HAND_ATTRIBUTIVE_ONLY[adjective.attributive]
+            assert adjective.stem == adjective.past_stem == "" and not adjective.irregular, adjective.attributive
+            assert adjective.attributive == hangul.attributive_form(source), adjective.attributive
+            assert source not in {verb.stem for verb in AFTER.verbs}, source
+            continue
+        assert adjective.stem
         assert adjective.past_stem == hangul.past_stem(adjective.stem, adjective.irregular), adjective.stem
         assert adjective.attributive == hangul.attributive_form(adjective.stem, adjective.irregular), adjective.stem
 
@@ -219,7 +227,8 @@ def _written_strings(lex_entries: dict[str, list]) -> dict[str, set[str]]:
             elif field in VERB_FIELDS:
                 infinitive = hangul.infinitive_from_past(entry.past_stem)
                 for form in (entry.stem, entry.past_stem, entry.future_stem or hangul.future_adnominal(entry.stem),
-                             entry.prefix, infinitive, infinitive + "서"):
+                             entry.prefix, infinitive, infinitive + "서",
+                             hangul.attributive_form(entry.stem, entry.irregular)):  # past adnominal: 상한 음식
                     put(form, entry.en_base)
             elif field == "adjectives":
                 for form in (entry.stem, entry.attributive, entry.past_stem):
@@ -232,7 +241,8 @@ def _written_strings(lex_entries: dict[str, list]) -> dict[str, set[str]]:
 
 
 def test_no_new_korean_string_already_means_something_else():
-    """사서 'librarian' would be 사다's 사서, 뿌리다's 뿌리 is 'root': such entries were left out."""
+    """사서 'librarian' would be 사다's 사서, 뿌리다's 뿌리 is 'root', 상한 'spoiled' is 상하다's 상한 'that went bad':
+    such entries were left out."""
     fields = ("common_nouns", "places", "names", *VERB_FIELDS, "adjectives", "time_words", *PAIR_FIELDS, "numbers")
     earlier = _written_strings({field: getattr(BEFORE, field) for field in fields})
     new = _written_strings(NEW)
