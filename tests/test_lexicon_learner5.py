@@ -261,3 +261,17 @@ def test_a_new_noun_is_no_earlier_verbs_stem_and_a_new_verb_no_earlier_noun():
     for entry in _new_verbs() + NEW["adjectives"]:
         assert entry.stem not in earlier_nouns and entry.stem not in earlier_stems, entry.stem
         assert getattr(entry, "prefix", "") not in earlier_nouns, entry.stem
+
+
+def test_english_plurals_of_the_new_nouns():
+    """Plurals english.plural gets wrong are data: passersby, sisters-in-law, reindeer, flatfish."""
+    nouns = {noun.ko: noun for noun in NEW["common_nouns"]}
+    hand = {"행인": "passersby", "형수": "sisters-in-law", "매형": "brothers-in-law", "장모": "mothers-in-law",
+            "순록": "reindeer", "광어": "flatfish", "미꾸라지": "loaches", "라즈베리": "raspberries",
+            "스마트워치": "smartwatches", "엄지손가락": "thumbs"}
+    for korean, english_plural in hand.items():
+        assert nouns[korean].plural == english_plural, korean
+    for noun in NEW["common_nouns"]:
+        if "-in-law" in noun.en:
+            assert noun.plural.endswith("s-in-law"), noun.en
+        assert not (noun.mass and noun.plural_only), noun.ko
