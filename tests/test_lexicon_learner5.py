@@ -275,3 +275,14 @@ def test_english_plurals_of_the_new_nouns():
         if "-in-law" in noun.en:
             assert noun.plural.endswith("s-in-law"), noun.en
         assert not (noun.mass and noun.plural_only), noun.ko
+
+
+# The grammar's question words (ko_en_everyday.py writes them; the lexicon files do not).
+QUESTION_WORDS = {"몇", "얼마", "언제", "어디", "누가", "누구", "뭐", "무엇", "왜", "어떻게"}
+
+
+def test_no_word_of_a_new_time_word_is_a_stem_or_a_question_word():
+    """다음 주 월요일에's 주 would be 주다's stem, 몇 년 전에's 몇 the question word 'how many': left out."""
+    stems = {verb.stem for verb in AFTER.verbs} | {adj.stem for adj in AFTER.adjectives if adj.stem}
+    for word in NEW["time_words"]:
+        assert not set(word.ko) & (stems | QUESTION_WORDS), word.ko
