@@ -12,16 +12,29 @@ Measured, per backend:
 The phones poll once a second (explorer/class_view.py POLL_S), so a follow latency near 1 s is the poll;
 the issue's target is p95 <= 2 s with 30 phones on one 2-core server.
 
+A follow has two parts, and on one machine the browsers' part swamps the server's: 31 Chromium pages share the
+processors a real class spreads over 30 phones. So each page also records, from Chromium's own network log (CDP
+`Network.webSocketFrameReceived` / `...FrameSent`, stamped when the frame passes the browser's network stack,
+not when the page's busy main thread gets to it), when the teacher's page sent its step change and when each
+phone received the new step's title:
+  * delivery: the teacher's frame sent -> the title's frame received by the phone (the server's part: the
+    phone's poll, the teacher's and the phone's page runs, the store);
+  * render: the title's frame received -> the title shown on the phone (the phone's own part).
+`--server-cpus 0 --browser-cpus 1` keeps the app servers (and redis-server) on their own processors, apart from
+the browsers and this script.
+
 Usage (from the repository root; tests/ holds the browser helpers):
     PYTHONPATH=$PWD .venv/bin/python benchmarks/live_class.py [--phones 30] [--steps 20]
-        [--backend both|memory|redis] [--json]
+        [--backend both|memory|redis] [--server-cpus 0] [--browser-cpus 1] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import json
+import os
 import re
 import statistics
 import sys
@@ -71,6 +84,36 @@ PAGE_STATE_SCRIPT = """() => ({url: location.href, stepSeen: window.__stepSeen, 
   stale: document.querySelectorAll('[data-stale=true]').length})"""
 
 
+class FrameClock:
+    """When a page's browser received each lesson step's title over the websocket and when it sent frames, in
+    Chromium's monotonic clock (CDP Network.MonotonicTime: CLOCK_MONOTONIC on Linux, as Python's
+    time.monotonic(); `offsets` keeps handled-minus-stamped times to check that)."""
+
+    def __init__(self, page, total_steps: int) -> None:
+        self.title = re.compile(rb"(\d+)" + re.escape(f"단계 / {total_steps} · ".encode()))
+        self.received: dict[int, float] = {}
+        self.sent: list[float] = []
+        self.offsets: list[float] = []
+        session = page.context.new_cdp_session(page)
+        session.on("Network.webSocketFrameReceived", self._received)
+        session.on("Network.webSocketFrameSent", self._sent)
+        session.send("Network.enable")
+
+    def _received(self, event: dict) -> None:
+        self.offsets.append(time.monotonic() - event["timestamp"])
+        frame = event["response"]
+        data = (base64.b64decode(frame["payloadData"]) if frame.get("opcode") == 2
+                else frame["payloadData"].encode())
+        for match in self.title.finditer(data):
+            self.received.setdefault(int(match.group(1)), event["timestamp"])
+
+    def _sent(self, event: dict) -> None:
+        self.sent.append(event["timestamp"])
+
+    def first_sent_after(self, moment: float) -> float | None:
+        return next((t for t in self.sent if t >= moment), None)
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     if not ordered:
@@ -84,6 +127,7 @@ def new_page(browser, width: int, height: int):
     context = browser.new_context(viewport={"width": width, "height": height}, locale="ko-KR", device_scale_factor=1)
     page = context.new_page()
     page.add_init_script(SEEN_SCRIPT)
+    page.frame_clock = FrameClock(page, len(lesson.lesson_steps()))
     return context, page
 
 
@@ -150,9 +194,11 @@ def run_class(browser, teacher_base: str, phone_base: str, phones: int, steps: i
             answer_latency.append(seen / 1000 - tapped)
 
         teacher.wait_for_function("() => window.__lessonKeys === true", timeout=60_000)
-        follow, teacher_step = [], []
+        follow, teacher_step, delivery, render, teacher_send = [], [], [], [], []
+        wall_minus_monotonic = time.time() - time.monotonic()
         for number in range(2, 2 + steps):
             pressed = time.time()
+            pressed_monotonic = time.monotonic()
             teacher.keyboard.press("ArrowRight")
             key = str(number)
             try:
@@ -171,28 +217,44 @@ def run_class(browser, teacher_base: str, phone_base: str, phones: int, steps: i
                     save_page_state(teacher, evidence, f"teacher-step{number}")
                     raise
                 follow.append(seen / 1000 - pressed)
+            sent = teacher.frame_clock.first_sent_after(pressed_monotonic)
+            for phone in pages:
+                received = phone.frame_clock.received.get(number)
+                shown = phone.evaluate(f"() => window.__stepSeen['{key}']") / 1000 - wall_minus_monotonic
+                if received is not None and sent is not None:
+                    delivery.append(received - sent)
+                    render.append(shown - received)
+            if sent is not None:
+                teacher_send.append(sent - pressed_monotonic)
             time.sleep(1.0)  # the class reads the step before the next one
         resyncs = sum(phone.evaluate("() => window.__classResyncs || 0") for phone in pages)
-        return {"follow": follow, "teacher_step": teacher_step, "answer_count": answer_latency, "resyncs": resyncs}
+        offsets = [o for page in [teacher, *pages] for o in page.frame_clock.offsets]
+        return {"follow": follow, "teacher_step": teacher_step, "answer_count": answer_latency, "resyncs": resyncs,
+                "delivery": delivery, "render": render, "teacher_send": teacher_send,
+                "clock_offset_min_median": [min(offsets), statistics.median(offsets)] if offsets else []}
     finally:
         for context in contexts:
             with contextlib.suppress(Exception):
                 context.close()
 
 
-def measure(backend: str, phones: int, steps: int, evidence: Path) -> dict:
+def measure(backend: str, phones: int, steps: int, evidence: Path, server_cpus: set[int] | None = None,
+            browser_cpus: set[int] | None = None) -> dict:
     from playwright.sync_api import sync_playwright
 
     with contextlib.ExitStack() as stack:
         if backend == "redis":
             from tests.servers import running_redis
 
-            url, _process = stack.enter_context(running_redis())
+            url, _process = stack.enter_context(running_redis(cpus=server_cpus))
             env = {"TRANSFORMER_EXPLORER_REDIS_URL": url}
-            servers = [stack.enter_context(streamlit_server(env=env, keep_log=True)),
-                       stack.enter_context(streamlit_server(env=env, keep_log=True))]
+            servers = [stack.enter_context(streamlit_server(env=env, keep_log=True, cpus=server_cpus)),
+                       stack.enter_context(streamlit_server(env=env, keep_log=True, cpus=server_cpus))]
         else:
-            servers = [stack.enter_context(streamlit_server(env={"TRANSFORMER_EXPLORER_REDIS_URL": ""}, keep_log=True))]
+            servers = [stack.enter_context(streamlit_server(env={"TRANSFORMER_EXPLORER_REDIS_URL": ""}, keep_log=True,
+                                                            cpus=server_cpus))]
+        if browser_cpus:
+            os.sched_setaffinity(0, browser_cpus)  # this script, Playwright's driver and Chromium inherit it
         playwright = stack.enter_context(sync_playwright())
         browser = launch(playwright)
         stack.callback(browser.close)
@@ -218,6 +280,13 @@ def report(backend: str, phones: int, steps: int, result: dict) -> None:
     print(f"\n{backend}: 1 teacher + {phones} phones, {steps} step changes "
           f"({len(result['cpu_s'])} app server{'s' if len(result['cpu_s']) > 1 else ''})")
     print(line("follow (key -> phone)", result["follow"]))
+    if result["delivery"]:
+        print(line("  delivery (server's part)", result["delivery"]))
+        print(line("  render (phone's part)", result["render"]))
+        print(line("  key -> teacher's frame", result["teacher_send"]))
+        low, median = result["clock_offset_min_median"]
+        print(f"  clock check: a frame was handled here {1000 * low:.1f} ms (min) / {1000 * median:.0f} ms (median) "
+              "after Chromium stamped it (never negative if the clocks agree)")
     print(line("teacher's own step", result["teacher_step"]))
     print(line("answer count (tap -> panel)", result["answer_count"]))
     for i, (cpu, rss) in enumerate(zip(result["cpu_s"], result["peak_rss_mb"], strict=True)):
@@ -227,6 +296,8 @@ def report(backend: str, phones: int, steps: int, result: dict) -> None:
               f"its output {log.stat().st_size / 1024:.0f} KiB ({log})")
     print(f"  stalled polls the phones' watchdog restarted: {result['resyncs']}")
     ratio = statistics.median(result["follow"]) / statistics.median(result["teacher_step"])
+    if result["delivery"]:
+        print(f"  delivery p95 <= 2 s: {'yes' if percentile(result['delivery'], 0.95) <= 2.0 else 'NO'}")
     print(f"  follow p95 <= 2 s: {'yes' if percentile(result['follow'], 0.95) <= 2.0 else 'NO'}; "
           f"follow p50 / teacher's step p50 = {ratio:.2f}")
 
@@ -237,6 +308,8 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=20, help="step changes (at most 21: the lesson has 22 steps)")
     parser.add_argument("--backend", choices=["both", "memory", "redis"], default="both")
     parser.add_argument("--json", action="store_true", help="print the raw latencies as JSON too")
+    parser.add_argument("--server-cpus", default="", help="processors for the app servers and redis-server, e.g. 0")
+    parser.add_argument("--browser-cpus", default="", help="processors for Chromium and this script, e.g. 1")
     parser.add_argument("--evidence", default=str(Path(tempfile.gettempdir()) / "live_class_evidence"),
                         help="where a timed-out run saves the pages' screenshots and text")
     args = parser.parse_args()
@@ -246,9 +319,14 @@ def main() -> int:
     steps = min(args.steps, len(lesson.lesson_steps()) - 1)
     backends = ["memory", "redis"] if args.backend == "both" else [args.backend]
     results = {}
-    print(f"{time.strftime('%Y-%m-%d %H:%M %Z')}: {args.phones} phones, {steps} step changes")
+    server_cpus = {int(c) for c in args.server_cpus.split(",") if c} or None
+    browser_cpus = {int(c) for c in args.browser_cpus.split(",") if c} or None
+    print(f"{time.strftime('%Y-%m-%d %H:%M %Z')}: {args.phones} phones, {steps} step changes; "
+          f"{os.cpu_count()} processors, servers on {sorted(server_cpus) if server_cpus else 'any'}, "
+          f"browsers on {sorted(browser_cpus) if browser_cpus else 'any'}")
     for backend in backends:
-        results[backend] = measure(backend, args.phones, steps, Path(args.evidence) / backend)
+        results[backend] = measure(backend, args.phones, steps, Path(args.evidence) / backend, server_cpus,
+                                   browser_cpus)
         report(backend, args.phones, steps, results[backend])
     if args.json:
         print(json.dumps(results))

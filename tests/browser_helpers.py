@@ -131,9 +131,10 @@ def cpu_seconds(pid: int) -> float:
 
 @contextlib.contextmanager
 def streamlit_server(port: int | None = None, env: dict[str, str] | None = None,
-                     timeout: float = 60.0, keep_log: bool = False) -> Iterator[Server]:
+                     timeout: float = 60.0, keep_log: bool = False, cpus: set[int] | None = None) -> Iterator[Server]:
     """`streamlit run app.py` on a free port; yields the base URL (a `Server`: a str with `.url`, `.pid` and
-    `.log`); stops the process (and only it) after, and removes its log file unless `keep_log`."""
+    `.log`); stops the process (and only it) after, and removes its log file unless `keep_log`. `cpus`: the
+    processors it may run on (a benchmark keeps the server apart from its browsers)."""
     port = port or free_port()
     environment = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **(env or {})}
     command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
@@ -144,6 +145,8 @@ def streamlit_server(port: int | None = None, env: dict[str, str] | None = None,
     log = tempfile.NamedTemporaryFile(prefix="streamlit-", suffix=".log", delete=False)  # noqa: SIM115
     process = subprocess.Popen(command, cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT,
                                start_new_session=True)
+    if cpus:
+        os.sched_setaffinity(process.pid, cpus)  # before Streamlit starts its threads: they inherit it
     log.close()
     base = f"http://127.0.0.1:{port}"
     try:

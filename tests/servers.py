@@ -56,14 +56,17 @@ def stop_process(process: subprocess.Popen, timeout: float = 10.0) -> None:
 
 
 @contextlib.contextmanager
-def running_redis() -> Iterator[tuple[str, subprocess.Popen]]:
-    """A fresh redis-server (no persistence, loopback only); yields its URL and process."""
+def running_redis(cpus: set[int] | None = None) -> Iterator[tuple[str, subprocess.Popen]]:
+    """A fresh redis-server (no persistence, loopback only); yields its URL and process. `cpus`: the processors
+    it may run on."""
     binary = require_binary("redis-server", "redis-server")
     port = free_port()
     process = subprocess.Popen(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
          "--protected-mode", "yes", "--loglevel", "warning"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if cpus:
+        os.sched_setaffinity(process.pid, cpus)
     try:
         wait_for_port(port)
         yield f"redis://127.0.0.1:{port}/0", process
