@@ -1,7 +1,8 @@
 """Grammar "learner5": the learner4 grammar plus the beginner syllabus's items it still lacked: N만 (only N), N도
-(N too), -(으)ㄹ까요? (Shall we V?), -아/어 주다 / 드리다 with N에게 / N한테 / N께 (V for N), -아/어지다 (got
-ADJ-er) and V-는 것을 / V-기를 좋아하다 (like V-ing). Grammars learner3 and learner4 are exactly as they were on main.
-No count here depends on the fifth lexicon round (lexicon_learner5.json), which is written at the same time."""
+(N too), N하고 / N(이)랑 (with N), -(으)ㄹ까요? (Shall we V?), -아/어 주다 / 드리다 with N에게 / N한테 / N께 (V for
+N), -아/어지다 (got ADJ-er) and V-는 것을 / V-기를 좋아하다 (like V-ing). Grammars learner3 and learner4 are
+exactly as they were on main. No count here depends on the fifth lexicon round (lexicon_learner5.json), written
+at the same time."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from tests.grammar_checks import aligned_words, assert_pair_reads_back, written
 from transformer_core.data.ko_en_everyday import Learner4Grammar, Learner5Grammar, generate_pairs, ko_en_grammar
 from transformer_core.data.ko_en_forms import (
     become_words,
+    companion_word,
     grammar_lexicon,
     nominal_words,
     shall_word,
@@ -70,6 +72,7 @@ BUY = dict(transitive=[("사", "buy")], nouns=["책"], names=["민수", "지수"
 FOR_GRANDMOTHER = dict(transitive=[("만들", "make")], nouns=["케이크", "할머니"], names=["민수"])
 WEATHER = dict(nouns=["날씨"], adjectives=["춥"])
 SWIM = dict(transitive=[("좋아하", "like")], intransitive=[("수영하", "swim")])
+WITH = dict(transitive=[("먹", "eat")], nouns=["사과", "학생"], motion=["가"], places=["학교"], names=["민수", "지수"])
 COOK = dict(transitive=[("싫어하", "hate")], intransitive=[("요리하", "cook")])
 
 
@@ -99,6 +102,10 @@ COOK = dict(transitive=[("싫어하", "hate")], intransitive=[("요리하", "coo
     ("became", dict(adjectives=["바쁘"]), "polite", "민수는 바빠졌어요.", "Minsu got busier."),
     ("became", dict(adjectives=["피곤하"]), "plain", "민수는 피곤해졌다.", "Minsu got more tired."),
     ("like_doing", SWIM, "polite", "민수는 수영하는 것을 좋아해요.", "Minsu likes swimming."),
+    ("with", WITH, "polite", "민수는 지수하고 학교에 갔어요.", "Minsu went to the school with Jisu."),
+    ("with", WITH, "polite", "민수는 지수랑 사과를 먹었어요.", "Minsu ate an apple with Jisu."),
+    ("with", WITH, "polite", "민수는 학생이랑 학교에 갈 거예요.", "Minsu will go to the school with the student."),
+    ("with", WITH, "formal", "민수는 학생하고 사과를 먹었습니까?", "Did Minsu eat an apple with the student?"),
     ("like_doing", SWIM, "polite", "민수는 수영하기를 좋아해요.", "Minsu likes swimming."),
     ("like_doing", SWIM, "polite", "민수는 수영하는 것을 좋아했어요?", "Did Minsu like swimming?"),
     ("like_doing", COOK, "formal", "민수는 요리하는 것을 싫어합니다.", "Minsu hates cooking."),
@@ -124,6 +131,9 @@ def test_each_new_construction_writes_the_korean_and_english_a_teacher_writes(ki
     ("became", WEATHER, "날씨는 추워질 거예요.", {"will": {"거예요"}, "get": {"추워질"}, "colder": {"추워질"}}),
     ("like_doing", SWIM, "민수는 수영하는 것을 좋아해요.", {"likes": {"좋아해요"}, "swimming": {"수영하는", "것을"}}),
     ("like_doing", SWIM, "민수는 수영하기를 좋아해요.", {"likes": {"좋아해요"}, "swimming": {"수영하기를"}}),
+    ("with", WITH, "민수는 지수하고 학교에 갔어요.", {"went": {"갔어요"}, "school": {"학교에"}, "with": {"지수하고"},
+                                                 "Jisu": {"지수하고"}}),
+    ("with", WITH, "민수는 학생이랑 학교에 갔어요.", {"with": {"학생이랑"}, "the": set(), "student": {"학생이랑"}}),
 ])
 def test_the_gold_alignment_points_each_english_word_at_its_korean_word(kind, fields, korean, expected):
     grammar = ChosenWords(4, **fields)
@@ -184,13 +194,21 @@ def test_the_nominal_before_joahada_is_a_textbooks(stem, neun_geot, gi):
     assert [" ".join("".join(w) for w in nominal_words(verb, "", g)) for g in (False, True)] == [neun_geot, gi]
 
 
+@pytest.mark.parametrize(("noun", "particle", "written_word"), [
+    ("지수", "하고", "지수하고"), ("지수", "랑", "지수랑"), ("학생", "랑", "학생이랑"), ("학생", "하고", "학생하고"),
+])
+def test_with_takes_irang_after_a_consonant(noun, particle, written_word):
+    assert "".join(companion_word(noun, particle)) == written_word
+
+
 # --- the vocabulary, the tokenizer, the grammar's invariants ---------------------------------------------------------
 
 def test_the_learner5_vocabulary_keeps_the_learner4_ids_and_holds_every_generated_token():
     learner4, learner5 = ko_en_vocabulary(grammar="learner4"), ko_en_vocabulary(grammar="learner5")
     assert learner5[:len(learner4)] == learner4 and len(learner5) > len(learner4)
     assert learner5[len(learner4):] == tuple(sorted(learner5[len(learner4):]))
-    assert {"##만", "##에게", "##한테", "##께", "##졌", "Shall", "only", "colder"} <= set(learner5[len(learner4):])
+    new = {"##만", "##랑", "##이랑", "##에게", "##한테", "##께", "##졌", "Shall", "only", "colder"}
+    assert new <= set(learner5[len(learner4):])
     tokenizer = _tokenizer()
     grown, before = tokenizer.get_vocab(), build_ko_en_tokenizer(grammar="learner4").get_vocab()
     assert {token: grown[token] for token in before} == before
@@ -215,14 +233,14 @@ def test_every_new_construction_reads_back_in_every_register(kind):
 def test_learner5_is_a_grammar_of_its_own():
     assert type(ko_en_grammar(0, "learner5")) is Learner5Grammar and "learner5" in EXTENDED
     assert list(Learner5Grammar.KINDS)[:len(Learner4Grammar.KINDS)] == list(Learner4Grammar.KINDS)
-    assert NEW_KINDS == ["only", "also", "shall_we", "for_someone", "became", "like_doing"]
+    assert NEW_KINDS == ["only", "also", "shall_we", "for_someone", "became", "like_doing", "with"]
     assert TRAINING_GRAMMAR == "learner4"  # the bundled ko-en-toy's grammar
 
 
 NEW_SENTENCES = ("민수는 사과만 먹었어요.", "민수는 사과도 먹었어요.", "민수는 지수에게 케이크를 만들어 줬어요.",
                  "민수는 지수한테 책을 사 줬어요.", "민수는 할머니께 케이크를 만들어 드렸어요.", "날씨가 추워졌어요.",
                  "날씨가 따뜻해질 거예요.", "우리 같이 사과를 먹을까요?", "저는 수영하는 것을 좋아해요.",
-                 "민수는 수영하기를 좋아해요.")
+                 "민수는 수영하기를 좋아해요.", "민수는 지수하고 학교에 갔어요.", "저는 친구랑 영화를 봤어요.")
 
 
 def test_the_learner5_recogniser_reads_the_new_constructions():

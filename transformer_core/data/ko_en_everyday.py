@@ -43,6 +43,7 @@ from transformer_core.data.ko_en_forms import (
     BECAUSE,
     BENEFACTIVE_VERBS,
     CHANGING_WEATHER,
+    COMPANION_PARTICLES,
     DONT_ENDINGS,
     ELDER_RECIPIENT,
     ELDERS,
@@ -52,6 +53,7 @@ from transformer_core.data.ko_en_forms import (
     GRAMMAR_NAME,
     HONORIFIC_BASES,
     JEOK,
+    JOINT_VERBS,
     LEARNER2_GRAMMAR,
     LEARNER3_GRAMMAR,
     LEARNER4_GRAMMAR,
@@ -83,6 +85,7 @@ from transformer_core.data.ko_en_forms import (
     auxiliary_words,
     become_words,
     bsida_word,
+    companion_word,
     comparable,
     do_word,
     english_degree,
@@ -1914,7 +1917,7 @@ class Learner5Grammar(Learner4Grammar):
     GRAMMAR: ClassVar[str] = LEARNER5_GRAMMAR
     KINDS: ClassVar[dict[str, int]] = {
         **Learner4Grammar.KINDS, "only": 3, "also": 3, "shall_we": 3, "for_someone": 3, "became": 3,
-        "like_doing": 3}
+        "like_doing": 3, "with": 3}
 
     # -- N만 / N도: only N, N too --
 
@@ -2068,6 +2071,38 @@ class Learner5Grammar(Learner4Grammar):
             predicate.add_en(word, 0)
         order = self._english_order(subject, predicate, before, [])
         return self._assemble([subject.phrase, predicate], order, self._time(tense), question)
+
+    # -- N하고 / N(이)랑: with N --
+
+    def _companion(self, subject: NounPhrase) -> Phrase:
+        """N하고 / N(이)랑 -> with N (a name, or a person: with the student); with and N -> the word."""
+        phrase = Phrase()
+        names = [n for n in self.lexicon.names if subject.phrase.en[:1] != [n.en]]
+        people = [n for n in self._nouns_with(frozenset({"person"}))
+                  if n.en.split() != subject.phrase.en[-len(n.en.split()):] and not n.plural_only]
+        noun = self.rng.choice(names if names and (not people or self.rng.random() < 0.5) else people)
+        index = phrase.add_ko(companion_word(noun.ko, self.rng.choice(COMPANION_PARTICLES)))
+        phrase.add_en("with", index)
+        if not noun.is_name:
+            phrase.add_en("the")
+        phrase.add_en(noun.en, index)
+        return phrase
+
+    def _with(self, register: str) -> SentencePair:
+        """S N하고 [PLACE] [OBJ] V -> S V [OBJ] [PLACE] with N (민수는 지수하고 학교에 갔어요 -> Minsu went to the
+        school with Jisu; 지수랑 / 학생이랑 the same); ? -> Did S V ... with N? V: going somewhere, a hobby or chore,
+        or a thing done together (JOINT_VERBS)."""
+        tense = self.rng.choice(["past", "past", "present", "future"])
+        question = self.rng.random() < 0.2
+        subject = self._subject(question=question)
+        verb = self.rng.choice([v for v in self.lexicon.verbs if (v.kind == "motion" and "person" in v.subjects)
+                                or (v.stem, v.en_base) in (ACTIVITY_VERBS | JOINT_VERBS)])
+        obj, place = self._object(verb), self._place_for(verb)
+        companion = self._companion(subject)
+        predicate, before = self._final_predicate(verb, tense, question, register, subject)
+        order = self._english_order(subject, predicate, before, [obj.phrase if obj else None, place, companion])
+        korean = [subject.phrase, companion, place, obj.phrase if obj else None, predicate]
+        return self._assemble(korean, order, self._time(tense), question)
 
     # -- V-는 것을 / V-기를 좋아하다: like V-ing --
 

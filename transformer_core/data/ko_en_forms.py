@@ -659,6 +659,7 @@ def learner4_english_words(lexicon: Lexicon) -> set[str]:
 # --- the third syllabus round of grammar learner5 (Learner5Grammar) -----------------------------------------------
 
 ONLY, ALSO = "만", "도"  # N만 (only N), N도 (N too): in place of the object particle
+COMPANION_PARTICLES = ("하고", "랑")  # N하고 / N(이)랑 (with N; 이랑 after a consonant)
 # -(으)ㄹ까요? (Shall we V?): the ending by speech level (the plain and banmal -(으)ㄹ까).
 SHALL_ENDINGS = {"plain": "까", "polite": "까요", "formal": "까요", "banmal": "까"}
 # -아/어 주다 (V for someone): the recipient's particle (에게 / 한테; an elder 께, with 드리다 in place of 주다).
@@ -685,7 +686,11 @@ ACTIVITY_VERBS = frozenset({
     ("캠핑하", "go camping"), ("낚시하", "go fishing"), ("등산하", "go hiking"), ("낮잠자", "take a nap"),
     ("외출하", "go out"), ("목욕하", "take a bath"), ("조깅하", "jog"), ("게임하", "play games"),
     ("빨래하", "do the laundry"), ("외식하", "eat out"), ("요가하", "do yoga"), ("독서하", "read")})
-LEARNER5_ENGLISH = ("only", "too", "Shall", "shall", "we", "for", "got", "get", "Did", "did", "Will", "will",
+# What one does with someone (N하고 / N(이)랑): the hobbies and chores, going somewhere (the motion verbs), and these
+# (by stem and English sense); not "chase Jisu with the classmate", which English reads as a tool or a third party.
+JOINT_VERBS = frozenset({("먹", "eat"), ("마시", "drink"), ("보", "watch"), ("만들", "make"), ("요리하", "cook"),
+                         ("공부하", "study")})
+LEARNER5_ENGLISH = ("with", "only", "too", "Shall", "shall", "we", "for", "got", "get", "Did", "did", "Will", "will",
                     "the", "The", "weather", "I", "you", "?", ".", "like", "likes", "liked", "hate", "hates",
                     "hated", "Do", "Does")
 
@@ -698,6 +703,13 @@ def shall_word(verb: Verb, register: str) -> Word:
 
 def particle_word(noun: str, particle: str) -> Word:
     """A noun with a particle that never changes after a consonant: 사과 + 만, 책 + 도, 민수 + 에게, 할머니 + 께."""
+    return (noun, particle)
+
+
+def companion_word(noun: str, particle: str) -> Word:
+    """N하고 / N(이)랑 (with N): 지수 + 하고, 지수 + 랑, 학생 + 이랑."""
+    if particle == "랑" and hangul.final_consonant(noun):
+        particle = "이랑"
     return (noun, particle)
 
 
@@ -725,6 +737,7 @@ def learner5_korean_words(lexicon: Lexicon) -> set[Word]:
         words.update({particle_word(noun.ko, ONLY), particle_word(noun.ko, ALSO)})
         if noun.is_name or "person" in noun.tags:
             words.update(particle_word(noun.ko, particle) for particle in (*RECIPIENT_PARTICLES, ELDER_RECIPIENT))
+            words.update(companion_word(noun.ko, particle) for particle in COMPANION_PARTICLES)
     for tense, question, register in product(("past", "present", "future"), (False, True), REGISTERS):
         for stem, past in (GIVE, GIVE_HUMBLE):
             words.update(auxiliary_words(stem, past, tense, question, register, action=True))
