@@ -1,8 +1,8 @@
 """Grammar "learner5": the learner4 grammar plus the beginner syllabus's items it still lacked: N만 (only N), N도
-(N too), N하고 / N(이)랑 (with N), -(으)ㄹ까요? (Shall we V?), -아/어 주다 / 드리다 with N에게 / N한테 / N께 (V for
-N), -아/어지다 (got ADJ-er) and V-는 것을 / V-기를 좋아하다 (like V-ing). Grammars learner3 and learner4 are
-exactly as they were on main. No count here depends on the fifth lexicon round (lexicon_learner5.json), written
-at the same time."""
+(N too), N하고 / N(이)랑 (with N), -(으)ㄹ까요? (Shall we V?), -아/어 드릴까요? (Shall I V for you?), -아/어
+주다 / 드리다 with N에게 / N한테 / N께 (V for N), -아/어지다 (got ADJ-er) and V-는 것을 / V-기를 좋아하다 (like
+V-ing). Grammars learner3 and learner4 are exactly as they were on main. No count here depends on the fifth
+lexicon round (lexicon_learner5.json), written at the same time."""
 
 from __future__ import annotations
 
@@ -102,6 +102,9 @@ COOK = dict(transitive=[("싫어하", "hate")], intransitive=[("요리하", "coo
     ("became", dict(adjectives=["바쁘"]), "polite", "민수는 바빠졌어요.", "Minsu got busier."),
     ("became", dict(adjectives=["피곤하"]), "plain", "민수는 피곤해졌다.", "Minsu got more tired."),
     ("like_doing", SWIM, "polite", "민수는 수영하는 것을 좋아해요.", "Minsu likes swimming."),
+    ("offer", MAKE, "polite", "제가 케이크를 만들어 드릴까요?", "Shall I make a cake for you?"),
+    ("offer", MAKE, "polite", "케이크를 만들어 드릴까요?", "Shall I make a cake for you?"),
+    ("offer", BUY, "banmal", "내가 책을 사 줄까?", "Shall I buy a book for you?"),
     ("with", WITH, "polite", "민수는 지수하고 학교에 갔어요.", "Minsu went to the school with Jisu."),
     ("with", WITH, "polite", "민수는 지수랑 사과를 먹었어요.", "Minsu ate an apple with Jisu."),
     ("with", WITH, "polite", "민수는 학생이랑 학교에 갈 거예요.", "Minsu will go to the school with the student."),
@@ -131,6 +134,9 @@ def test_each_new_construction_writes_the_korean_and_english_a_teacher_writes(ki
     ("became", WEATHER, "날씨는 추워질 거예요.", {"will": {"거예요"}, "get": {"추워질"}, "colder": {"추워질"}}),
     ("like_doing", SWIM, "민수는 수영하는 것을 좋아해요.", {"likes": {"좋아해요"}, "swimming": {"수영하는", "것을"}}),
     ("like_doing", SWIM, "민수는 수영하기를 좋아해요.", {"likes": {"좋아해요"}, "swimming": {"수영하기를"}}),
+    ("offer", MAKE, "제가 케이크를 만들어 드릴까요?",
+     {"Shall": {"드릴까요"}, "I": {"제가"}, "make": {"만들어"}, "cake": {"케이크를"}, "for": {"드릴까요"},
+      "you": {"드릴까요"}}),
     ("with", WITH, "민수는 지수하고 학교에 갔어요.", {"went": {"갔어요"}, "school": {"학교에"}, "with": {"지수하고"},
                                                  "Jisu": {"지수하고"}}),
     ("with", WITH, "민수는 학생이랑 학교에 갔어요.", {"with": {"학생이랑"}, "the": set(), "student": {"학생이랑"}}),
@@ -233,14 +239,15 @@ def test_every_new_construction_reads_back_in_every_register(kind):
 def test_learner5_is_a_grammar_of_its_own():
     assert type(ko_en_grammar(0, "learner5")) is Learner5Grammar and "learner5" in EXTENDED
     assert list(Learner5Grammar.KINDS)[:len(Learner4Grammar.KINDS)] == list(Learner4Grammar.KINDS)
-    assert NEW_KINDS == ["only", "also", "shall_we", "for_someone", "became", "like_doing", "with"]
+    assert NEW_KINDS == ["only", "also", "shall_we", "for_someone", "became", "like_doing", "with", "offer"]
     assert TRAINING_GRAMMAR == "learner4"  # the bundled ko-en-toy's grammar
 
 
 NEW_SENTENCES = ("민수는 사과만 먹었어요.", "민수는 사과도 먹었어요.", "민수는 지수에게 케이크를 만들어 줬어요.",
                  "민수는 지수한테 책을 사 줬어요.", "민수는 할머니께 케이크를 만들어 드렸어요.", "날씨가 추워졌어요.",
                  "날씨가 따뜻해질 거예요.", "우리 같이 사과를 먹을까요?", "저는 수영하는 것을 좋아해요.",
-                 "민수는 수영하기를 좋아해요.", "민수는 지수하고 학교에 갔어요.", "저는 친구랑 영화를 봤어요.")
+                 "민수는 수영하기를 좋아해요.", "민수는 지수하고 학교에 갔어요.", "저는 친구랑 영화를 봤어요.",
+                 "제가 케이크를 만들어 드릴까요?")
 
 
 def test_the_learner5_recogniser_reads_the_new_constructions():

@@ -111,6 +111,7 @@ from transformer_core.data.ko_en_forms import (
     neyo_word,
     nikka_word,
     nominal_words,
+    offer_word,
     particle_word,
     past_adnominal,
     past_participle,
@@ -1909,15 +1910,16 @@ class Learner4Grammar(Learner3Grammar):
 
 class Learner5Grammar(Learner4Grammar):
     """Grammar "learner5": learner4 plus the beginner syllabus's items it still lacked (docs/models.md "Grammar
-    learner5"): N만 (only N), N도 (N too), N하고 / N(이)랑 (with N), -(으)ㄹ까요? (Shall we V?), -아/어 주다
-    with N에게 / N한테 (V for N; an elder N께 with 드리다), -아/어지다 (날씨가 추워졌어요 -> The weather got
-    colder) and V-는 것을 / V-기를 좋아하다 (like V-ing). The learner4 lexicon plus the fifth round (the additions
-    file "learner5"); its own KINDS (learner4's, then the new ones), so learner4's stream stays as it was."""
+    learner5"): N만 (only N), N도 (N too), N하고 / N(이)랑 (with N), -(으)ㄹ까요? (Shall we V?), -아/어
+    드릴까요? (Shall I V for you?), -아/어 주다 with N에게 / N한테 (V for N; an elder N께 with 드리다), -아/어지다
+    (날씨가 추워졌어요 -> The weather got colder) and V-는 것을 / V-기를 좋아하다 (like V-ing). The learner4 lexicon
+    plus the fifth round (the additions file "learner5"); its own KINDS (learner4's, then the new ones), so
+    learner4's stream stays as it was."""
 
     GRAMMAR: ClassVar[str] = LEARNER5_GRAMMAR
     KINDS: ClassVar[dict[str, int]] = {
         **Learner4Grammar.KINDS, "only": 3, "also": 3, "shall_we": 3, "for_someone": 3, "became": 3,
-        "like_doing": 3, "with": 3}
+        "like_doing": 3, "with": 3, "offer": 2}
 
     # -- N만 / N도: only N, N too --
 
@@ -2036,6 +2038,32 @@ class Learner5Grammar(Learner4Grammar):
         order = self._english_order(subject, predicate, before, [obj.phrase if obj else None, recipient])
         korean = [subject.phrase, recipient, obj.phrase if obj else None, predicate]
         return self._assemble(korean, order, self._time(tense), question)
+
+    # -- -아/어 드릴까요?: Shall I V for you? --
+
+    def _offer(self, register: str) -> SentencePair:
+        """[제가] [OBJ] V-아/어 드릴까요? -> Shall I V [OBJ] for you? (제가 케이크를 만들어 드릴까요? -> Shall I make
+        a cake for you?; banmal 만들어 줄까?). Shall, for, you -> 드릴까요; I -> 제가 (else 드릴까요); V -> V-아/어.
+        The verbs of -아/어 주다 (BENEFACTIVE_VERBS)."""
+        self._addressee(2)
+        verb = self.rng.choice([v for v in self.lexicon.transitive if (v.stem, v.en_base) in BENEFACTIVE_VERBS])
+        obj = self._noun_object(verb)  # not "Shall I draw us for you?"
+        speaker = Phrase()
+        if self.rng.random() < 0.4:
+            speaker.add_en("I", speaker.add_ko(("제" if register in ("polite", "formal") else "내", "가")))
+        predicate = Phrase()
+        lexical = predicate.add_ko(piece_word(infinitive(verb.past_stem), "", verb.stem))
+        offer = predicate.add_ko(offer_word(register))
+        predicate.add_en("Shall", offer)
+        if not speaker.en:
+            predicate.add_en("I", offer)
+        predicate.add_en(verb.en_base, lexical)
+        n = len(predicate.en)
+        predicate.add_en("for", offer)
+        predicate.add_en("you", offer)
+        order = [(predicate, slice(0, 1)), (speaker, slice(None)), (predicate, slice(1, n))]
+        order += [(obj.phrase, slice(None)), (predicate, slice(n, None))]
+        return self._assemble([speaker, obj.phrase, predicate], order, None, True)
 
     # -- -아/어지다: got ADJ-er --
 

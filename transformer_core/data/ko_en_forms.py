@@ -706,6 +706,11 @@ def particle_word(noun: str, particle: str) -> Word:
     return (noun, particle)
 
 
+def offer_word(register: str) -> Word:
+    """-아/어 드릴까요? (Shall I V for you?): 드릴 + 까요 (polite and formal speech), 줄 + 까 (banmal and plain)."""
+    return ("드릴", "까요") if register in ("polite", "formal") else ("줄", "까")
+
+
 def companion_word(noun: str, particle: str) -> Word:
     """N하고 / N(이)랑 (with N): 지수 + 하고, 지수 + 랑, 학생 + 이랑."""
     if particle == "랑" and hangul.final_consonant(noun):
@@ -738,6 +743,7 @@ def learner5_korean_words(lexicon: Lexicon) -> set[Word]:
         if noun.is_name or "person" in noun.tags:
             words.update(particle_word(noun.ko, particle) for particle in (*RECIPIENT_PARTICLES, ELDER_RECIPIENT))
             words.update(companion_word(noun.ko, particle) for particle in COMPANION_PARTICLES)
+    words.update(offer_word(register) for register in REGISTERS)
     for tense, question, register in product(("past", "present", "future"), (False, True), REGISTERS):
         for stem, past in (GIVE, GIVE_HUMBLE):
             words.update(auxiliary_words(stem, past, tense, question, register, action=True))
