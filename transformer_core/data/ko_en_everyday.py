@@ -47,6 +47,7 @@ from transformer_core.data.ko_en_forms import (
     DONT_ENDINGS,
     ELDER_RECIPIENT,
     ELDERS,
+    FROM_TO_VERBS,
     GI_BEFORE,
     GIVE,
     GIVE_HUMBLE,
@@ -81,6 +82,7 @@ from transformer_core.data.ko_en_forms import (
     TAG_ENDINGS,
     THING,
     TRANSPORT_VERBS,
+    UNTIL,
     aseo_word,
     auxiliary_words,
     become_words,
@@ -1919,7 +1921,7 @@ class Learner5Grammar(Learner4Grammar):
     GRAMMAR: ClassVar[str] = LEARNER5_GRAMMAR
     KINDS: ClassVar[dict[str, int]] = {
         **Learner4Grammar.KINDS, "only": 3, "also": 3, "shall_we": 3, "for_someone": 3, "became": 3,
-        "like_doing": 3, "with": 3, "offer": 2}
+        "like_doing": 3, "with": 3, "offer": 2, "from_to": 2}
 
     # -- N만 / N도: only N, N too --
 
@@ -2064,6 +2066,31 @@ class Learner5Grammar(Learner4Grammar):
         order = [(predicate, slice(0, 1)), (speaker, slice(None)), (predicate, slice(1, n))]
         order += [(obj.phrase, slice(None)), (predicate, slice(n, None))]
         return self._assemble([speaker, obj.phrase, predicate], order, None, True)
+
+    # -- PLACE1에서 PLACE2까지: from PLACE1 to PLACE2 --
+
+    def _from_to(self, register: str) -> SentencePair:
+        """S PLACE1에서 PLACE2까지 V -> S V from PLACE1 to PLACE2 (민수는 집에서 학교까지 걸어갔어요 -> Minsu walked
+        from home to the school); from, PLACE1 -> PLACE1에서; to, PLACE2 -> PLACE2까지. V: a motion verb whose
+        English takes both (FROM_TO_VERBS); PLACE2 is never home (English says "walked home")."""
+        from transformer_core.data.ko_en import place_phrase
+
+        tense = self.rng.choice(["past", "past", "present", "future"])
+        question = self.rng.random() < 0.2
+        subject = self._subject(question=question)
+        verb = self.rng.choice([v for v in self.lexicon.motion if (v.stem, v.en_base) in FROM_TO_VERBS])
+        end = self.rng.choice([p for p in self.lexicon.places if p.en != "home"])
+        start = self.rng.choice([p for p in self.lexicon.places if p.ko != end.ko])
+        origin = place_phrase(start, "location", "from")
+        goal = Phrase()
+        index = goal.add_ko(particle_word(end.ko, UNTIL))
+        goal.add_en("to", index)
+        if not end.proper:
+            goal.add_en("the")
+        goal.add_en(end.en, index)
+        predicate, before = self._final_predicate(verb, tense, question, register, subject)
+        order = self._english_order(subject, predicate, before, [origin, goal])
+        return self._assemble([subject.phrase, origin, goal, predicate], order, self._time(tense), question)
 
     # -- -아/어지다: got ADJ-er --
 

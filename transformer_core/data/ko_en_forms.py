@@ -659,6 +659,10 @@ def learner4_english_words(lexicon: Lexicon) -> set[str]:
 # --- the third syllabus round of grammar learner5 (Learner5Grammar) -----------------------------------------------
 
 ONLY, ALSO = "만", "도"  # N만 (only N), N도 (N too): in place of the object particle
+UNTIL = "까지"  # PLACE1에서 PLACE2까지 (from PLACE1 to PLACE2)
+# The motion verbs whose English says "from ... to ..." (walked from the house to the school), by stem and sense.
+FROM_TO_VERBS = frozenset({("가", "go"), ("오", "come"), ("걸어가", "walk"), ("걸어오", "walk"), ("뛰어가", "run"),
+                           ("날아가", "fly"), ("돌아가", "return"), ("이사하", "move"), ("달려가", "dash")})
 COMPANION_PARTICLES = ("하고", "랑")  # N하고 / N(이)랑 (with N; 이랑 after a consonant)
 # -(으)ㄹ까요? (Shall we V?): the ending by speech level (the plain and banmal -(으)ㄹ까).
 SHALL_ENDINGS = {"plain": "까", "polite": "까요", "formal": "까요", "banmal": "까"}
@@ -690,8 +694,8 @@ ACTIVITY_VERBS = frozenset({
 # (by stem and English sense); not "chase Jisu with the classmate", which English reads as a tool or a third party.
 JOINT_VERBS = frozenset({("먹", "eat"), ("마시", "drink"), ("보", "watch"), ("만들", "make"), ("요리하", "cook"),
                          ("공부하", "study")})
-LEARNER5_ENGLISH = ("with", "only", "too", "Shall", "shall", "we", "for", "got", "get", "Did", "did", "Will", "will",
-                    "the", "The", "weather", "I", "you", "?", ".", "like", "likes", "liked", "hate", "hates",
+LEARNER5_ENGLISH = ("from", "with", "only", "too", "Shall", "shall", "we", "for", "got", "get", "Did", "did", "Will",
+                    "will", "the", "The", "weather", "I", "you", "?", ".", "like", "likes", "liked", "hate", "hates",
                     "hated", "Do", "Does")
 
 
@@ -737,7 +741,7 @@ def learner5_korean_words(lexicon: Lexicon) -> set[Word]:
     """Every Korean word (as pieces) the third syllabus round writes, for every verb and adjective of `lexicon`."""
     from itertools import product
 
-    words: set[Word] = set()
+    words: set[Word] = {particle_word(place.ko, UNTIL) for place in lexicon.places}
     for noun in lexicon.common_nouns + lexicon.names:
         words.update({particle_word(noun.ko, ONLY), particle_word(noun.ko, ALSO)})
         if noun.is_name or "person" in noun.tags:
