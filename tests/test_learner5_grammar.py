@@ -1,8 +1,8 @@
 """Grammar "learner5": the learner4 grammar plus the beginner syllabus's items it still lacked: N만 (only N), N도
-(N too), N하고 / N(이)랑 (with N), -(으)ㄹ까요? (Shall we V?), -아/어 드릴까요? (Shall I V for you?), -아/어
-주다 / 드리다 with N에게 / N한테 / N께 (V for N), -아/어지다 (got ADJ-er) and V-는 것을 / V-기를 좋아하다 (like
-V-ing). Grammars learner3 and learner4 are exactly as they were on main. No count here depends on the fifth
-lexicon round (lexicon_learner5.json), written at the same time."""
+(N too), N하고 / N(이)랑 (with N), PLACE1에서 PLACE2까지 (from ... to ...), -(으)ㄹ까요? (Shall we V?), -아/어
+드릴까요? (Shall I V for you?), -아/어 주다 / 드리다 with N에게 / N한테 / N께 (V for N), -아/어지다 (got ADJ-er)
+and V-는 것을 / V-기를 좋아하다 (like V-ing). Grammars learner3 and learner4 are exactly as they were on main. No
+count here depends on the fifth lexicon round (lexicon_learner5.json), written at the same time."""
 
 from __future__ import annotations
 

@@ -1912,11 +1912,11 @@ class Learner4Grammar(Learner3Grammar):
 
 class Learner5Grammar(Learner4Grammar):
     """Grammar "learner5": learner4 plus the beginner syllabus's items it still lacked (docs/models.md "Grammar
-    learner5"): N만 (only N), N도 (N too), N하고 / N(이)랑 (with N), -(으)ㄹ까요? (Shall we V?), -아/어
-    드릴까요? (Shall I V for you?), -아/어 주다 with N에게 / N한테 (V for N; an elder N께 with 드리다), -아/어지다
-    (날씨가 추워졌어요 -> The weather got colder) and V-는 것을 / V-기를 좋아하다 (like V-ing). The learner4 lexicon
-    plus the fifth round (the additions file "learner5"); its own KINDS (learner4's, then the new ones), so
-    learner4's stream stays as it was."""
+    learner5"): N만 (only N), N도 (N too), N하고 / N(이)랑 (with N), PLACE1에서 PLACE2까지 (from PLACE1 to
+    PLACE2), -(으)ㄹ까요? (Shall we V?), -아/어 드릴까요? (Shall I V for you?), -아/어 주다 with N에게 / N한테 (V
+    for N; an elder N께 with 드리다), -아/어지다 (날씨가 추워졌어요 -> The weather got colder) and V-는 것을 /
+    V-기를 좋아하다 (like V-ing). The learner4 lexicon plus the fifth round (the additions file "learner5"); its
+    own KINDS (learner4's, then the new ones), so learner4's stream stays as it was."""
 
     GRAMMAR: ClassVar[str] = LEARNER5_GRAMMAR
     KINDS: ClassVar[dict[str, int]] = {
