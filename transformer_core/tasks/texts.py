@@ -148,3 +148,14 @@ V-ing), -게 되다 (came to V), -기로 하다 (decided to V), -(으)ㄴ/는/(�
 biggest in PLACE), over the learner3 lexicon plus the months (일월에 -> in January; the
 learner4 additions file). The vocabulary keeps the learner3 grammar's ids and appends the
 new pieces ({added} tokens), so this model continued from the learner3 model's weights."""
+
+LEARNER5_NOTES = """\
+Learner grammar, fifth round (config.json "grammar": "learner5"): the learner4 grammar plus
+the beginner syllabus's items it still lacked: N만 (사과만 먹었어요 -> ate only an apple), N도
+(사과도 -> an apple too), N하고 / N(이)랑 (지수하고 -> with Jisu), PLACE에서 PLACE까지 (집에서
+학교까지 -> from home to the school), -(으)ㄹ까요? (우리 같이 먹을까요? -> Shall we eat
+together?), -아/어 드릴까요? (Shall I ... for you?), -아/어 주다 with N에게 / N한테 (만들어 줬어요
+-> made ... for N; an elder: N께 ... 드렸어요), -아/어지다 (날씨가 추워졌어요 -> The weather got
+colder) and V-는 것을 / V-기를 좋아하다 (like V-ing), over the learner4 lexicon plus the fifth
+round (the learner5 additions file). The vocabulary keeps the learner4 grammar's ids and appends
+the new pieces ({added} tokens), so this model continued from the learner4 model's weights."""
