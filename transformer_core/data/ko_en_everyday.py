@@ -1932,6 +1932,7 @@ class Learner5Grammar(Learner4Grammar):
     own KINDS (learner4's, then the new ones), so learner4's stream stays as it was."""
 
     GRAMMAR: ClassVar[str] = LEARNER5_GRAMMAR
+    TYPED_CUT: ClassVar[bool] = True  # trains on each word as the tokenizer cuts it (가는 "going" included)
     KINDS: ClassVar[dict[str, int]] = {
         **Learner4Grammar.KINDS, "only": 3, "also": 3, "shall_we": 3, "for_someone": 3, "became": 3,
         "like_doing": 3, "with": 3, "offer": 2, "from_to": 2}
