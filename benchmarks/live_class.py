@@ -19,6 +19,9 @@ not when the page's busy main thread gets to it), when the teacher's page sent i
 phone received the new step's title:
   * delivery: the teacher's frame sent -> the title's frame received by the phone (the server's part: the
     phone's poll, the teacher's and the phone's page runs, the store);
+  * answer: the phone's last frame sent before the title's frame (the poll that found the new step) -> the
+    title's frame received: the server's answer to that poll alone (the page run included); what remains of
+    the delivery is the wait for that poll (at most the 1 s poll period on a phone whose timer is on time);
   * render: the title's frame received -> the title shown on the phone (the phone's own part).
 `--server-cpus 0 --browser-cpus 1` keeps the app servers (and redis-server) on their own processors, apart from
 the browsers and this script.
@@ -113,6 +116,9 @@ class FrameClock:
     def first_sent_after(self, moment: float) -> float | None:
         return next((t for t in self.sent if t >= moment), None)
 
+    def last_sent_before(self, moment: float) -> float | None:
+        return max((t for t in self.sent if t <= moment), default=None)
+
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
@@ -178,8 +184,8 @@ def run_class(browser, teacher_base: str, phone_base: str, phones: int, steps: i
             phone.goto(f"{phone_base}/lesson?{query}", wait_until="commit", timeout=120_000)
             pages.append(phone)
         for phone in pages:
-            phone.wait_for_selector(".st-key-class_follower_bar", timeout=180_000)
-            phone.wait_for_selector(f".st-key-lesson_question_{question.id} button", timeout=180_000)
+            phone.wait_for_selector(".st-key-class_follower_bar", timeout=600_000)  # 30 pages load on one core
+            phone.wait_for_selector(f".st-key-lesson_question_{question.id} button", timeout=600_000)
         wait_until(lambda: f"따라오는 학생 {phones}명" in teacher.inner_text(".st-key-class_teacher_panel"), 120,
                    f"the teacher did not see {phones} students following")
 
@@ -194,7 +200,7 @@ def run_class(browser, teacher_base: str, phone_base: str, phones: int, steps: i
             answer_latency.append(seen / 1000 - tapped)
 
         teacher.wait_for_function("() => window.__lessonKeys === true", timeout=60_000)
-        follow, teacher_step, delivery, render, teacher_send = [], [], [], [], []
+        follow, teacher_step, delivery, answer, render, teacher_send = [], [], [], [], [], []
         wall_minus_monotonic = time.time() - time.monotonic()
         for number in range(2, 2 + steps):
             pressed = time.time()
@@ -224,13 +230,16 @@ def run_class(browser, teacher_base: str, phone_base: str, phones: int, steps: i
                 if received is not None and sent is not None:
                     delivery.append(received - sent)
                     render.append(shown - received)
+                    poll = phone.frame_clock.last_sent_before(received)
+                    if poll is not None and poll >= sent:
+                        answer.append(received - poll)
             if sent is not None:
                 teacher_send.append(sent - pressed_monotonic)
             time.sleep(1.0)  # the class reads the step before the next one
         resyncs = sum(phone.evaluate("() => window.__classResyncs || 0") for phone in pages)
         offsets = [o for page in [teacher, *pages] for o in page.frame_clock.offsets]
         return {"follow": follow, "teacher_step": teacher_step, "answer_count": answer_latency, "resyncs": resyncs,
-                "delivery": delivery, "render": render, "teacher_send": teacher_send,
+                "delivery": delivery, "answer": answer, "render": render, "teacher_send": teacher_send,
                 "clock_offset_min_median": [min(offsets), statistics.median(offsets)] if offsets else []}
     finally:
         for context in contexts:
@@ -282,6 +291,7 @@ def report(backend: str, phones: int, steps: int, result: dict) -> None:
     print(line("follow (key -> phone)", result["follow"]))
     if result["delivery"]:
         print(line("  delivery (server's part)", result["delivery"]))
+        print(line("    poll -> title (answer)", result["answer"]))
         print(line("  render (phone's part)", result["render"]))
         print(line("  key -> teacher's frame", result["teacher_send"]))
         low, median = result["clock_offset_min_median"]
