@@ -1,0 +1,42 @@
+"""What every grammar round on the everyday constructions keeps from the one before it (learner2 -> learner3 ->
+learner4 -> learner5): the old token ids (so `train --init-from` continues a model), its new tokens sorted after
+them, and every pair it generates typed back by its own tokenizer into exactly the pieces it trains on."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import pytest
+
+from transformer_core.data.ko_en import EXTENDED_GRAMMARS
+from transformer_core.data.ko_en_everyday import generate_pairs
+from transformer_core.data.tokenization import build_ko_en_tokenizer
+from transformer_core.data.vocabulary import ko_en_vocabulary
+
+ROUNDS = list(pairwise(EXTENDED_GRAMMARS[2:]))  # (learner2, learner3), (learner3, learner4), ...
+
+
+def test_the_rounds_are_the_grammars_in_order():
+    assert ROUNDS[0] == ("learner2", "learner3") and ROUNDS[-1][1] == EXTENDED_GRAMMARS[-1]
+
+
+@pytest.mark.parametrize(("before", "after"), ROUNDS)
+def test_a_round_keeps_the_ids_before_it_and_sorts_its_new_tokens_after_them(before, after):
+    old, grown = ko_en_vocabulary(grammar=before), ko_en_vocabulary(grammar=after)
+    assert grown[:len(old)] == old and len(grown) > len(old)
+    assert grown[len(old):] == tuple(sorted(grown[len(old):]))
+    old_ids = build_ko_en_tokenizer(grammar=before).get_vocab()
+    grown_ids = build_ko_en_tokenizer(grammar=after).get_vocab()
+    assert {token: grown_ids[token] for token in old_ids} == old_ids
+
+
+@pytest.mark.parametrize("grammar", [after for _, after in ROUNDS])
+def test_every_generated_pair_is_typed_back_into_the_pieces_it_trains_on(grammar):
+    tokenizer, vocabulary = build_ko_en_tokenizer(grammar=grammar), set(ko_en_vocabulary(grammar=grammar))
+    for pair in generate_pairs(2000, seed=13, grammar=grammar):
+        assert set(pair.source) <= vocabulary and set(pair.target) <= vocabulary, pair.source_text
+        assert len(pair.alignment) == len(pair.target)
+        assert all(0 <= i < len(pair.source) for link in pair.alignment for i in link), pair.source_text
+        ids = tokenizer(pair.source_text)["input_ids"][:-1]
+        assert tokenizer.unk_token_id not in ids, pair.source_text
+        assert tokenizer.convert_ids_to_tokens(ids) == list(pair.source), pair.source_text
