@@ -54,7 +54,6 @@ def test_the_learner_grammar_reads_no_entry_of_the_second_round():
     second = {(row["ko"], row["en"]) for row in raw["common_nouns"] + raw["places"]}
     assert len(second) == 643 and not second & {(n.ko, n.en) for n in learner.common_nouns + learner.places}
     assert type(ko_en_grammar(0, "learner")) is LearnerGrammar and type(ko_en_grammar(0, "learner2")) is Learner2Grammar
-    assert TRAINING_GRAMMAR == "learner4"  # the bundled model's grammar (learner2 was a step on the way)
 
 
 # --- the lexicon and the vocabulary ------------------------------------------------------------------------------
@@ -190,7 +189,7 @@ def test_the_environment_picks_the_grammar_of_one_training_run():
     default = _run(code, None)
     assert default.returncode == 0, default.stderr
     size, field, _, _, command, _ = json.loads(default.stdout)
-    assert [size, field] == [len(ko_en_vocabulary(grammar="learner4")) + 4, {"grammar": "learner4"}]
+    assert [size, field] == [len(ko_en_vocabulary(grammar=TRAINING_GRAMMAR)) + 4, {"grammar": TRAINING_GRAMMAR}]
     assert command == "python -m transformer_core train --task ko-en --out o"
     wrong = _run(code, "learner9")
     assert wrong.returncode != 0

@@ -36,7 +36,7 @@ from transformer_core.data.ko_en_forms import (
     ryeogo_word,
     ttae_words,
 )
-from transformer_core.data.tokenization import TRAINING_GRAMMAR, build_ko_en_tokenizer
+from transformer_core.data.tokenization import build_ko_en_tokenizer
 from transformer_core.data.vocabulary import EXTENDED, ko_en_vocabulary
 
 REPO = Path(__file__).resolve().parents[1]
@@ -288,7 +288,6 @@ def test_every_syllabus_construction_reads_back_in_every_register(kind):
 def test_learner3_is_a_grammar_of_its_own():
     assert type(ko_en_grammar(0, "learner3")) is Learner3Grammar and "learner3" in EXTENDED
     assert list(Learner3Grammar.KINDS)[:len(Learner2Grammar.KINDS)] == list(Learner2Grammar.KINDS)
-    assert TRAINING_GRAMMAR == "learner4"  # the bundled ko-en-toy's grammar (learner3 was a step on the way)
 
 
 def test_the_environment_picks_learner3_for_one_training_run_and_its_card_says_what_it_continued_from():

@@ -33,7 +33,7 @@ from transformer_core.data.ko_en_forms import (
     tag_word,
     will_word,
 )
-from transformer_core.data.tokenization import TRAINING_GRAMMAR, build_ko_en_tokenizer
+from transformer_core.data.tokenization import build_ko_en_tokenizer
 from transformer_core.data.vocabulary import EXTENDED, ko_en_vocabulary
 
 REPO = Path(__file__).resolve().parents[1]
@@ -334,7 +334,6 @@ def test_every_new_construction_reads_back_in_every_register(kind):
 def test_learner4_is_a_grammar_of_its_own():
     assert type(ko_en_grammar(0, "learner4")) is Learner4Grammar and "learner4" in EXTENDED
     assert list(Learner4Grammar.KINDS)[:len(Learner3Grammar.KINDS)] == list(Learner3Grammar.KINDS)
-    assert TRAINING_GRAMMAR == "learner4"  # the bundled ko-en-toy's grammar
 
 
 def test_the_environment_picks_learner4_for_one_training_run_and_its_card_says_what_it_continued_from():

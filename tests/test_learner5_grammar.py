@@ -22,7 +22,7 @@ from transformer_core.data.ko_en_forms import (
     nominal_words,
     shall_word,
 )
-from transformer_core.data.tokenization import TRAINING_GRAMMAR, build_ko_en_tokenizer
+from transformer_core.data.tokenization import build_ko_en_tokenizer
 from transformer_core.data.vocabulary import EXTENDED, ko_en_vocabulary
 
 NEW_KINDS = [kind for kind in Learner5Grammar.KINDS if kind not in Learner4Grammar.KINDS]
@@ -241,7 +241,6 @@ def test_learner5_is_a_grammar_of_its_own():
     assert list(Learner5Grammar.KINDS)[:len(Learner4Grammar.KINDS)] == list(Learner4Grammar.KINDS)
     assert NEW_KINDS == ["only", "also", "shall_we", "for_someone", "became", "like_doing", "with", "offer",
                          "from_to"]
-    assert TRAINING_GRAMMAR == "learner4"  # the bundled ko-en-toy's grammar
 
 
 NEW_SENTENCES = ("민수는 사과만 먹었어요.", "민수는 사과도 먹었어요.", "민수는 지수에게 케이크를 만들어 줬어요.",
