@@ -24,10 +24,10 @@ from transformer_core.data.ko_en import (
     verb_words,
     word_tokens,
 )
-from transformer_core.data.ko_en_everyday import cuts_as_typed
+from transformer_core.data.ko_en_everyday import cuts_as_typed, stream_korean_words
 from transformer_core.data.lexicon import ADJECTIVES, ALL_VERBS, CORE, FULL, NOUN_BY_KO, NUMBERS, TOOLS
 from transformer_core.data.tokenization import build_ko_en_tokenizer
-from transformer_core.data.vocabulary import EXTENDED, ko_en_vocabulary, korean_words
+from transformer_core.data.vocabulary import EXTENDED, ko_en_vocabulary
 
 VERB = {(v.stem, v.kind): v for v in ALL_VERBS}
 ADJECTIVE = {a.attributive: a for a in ADJECTIVES}
@@ -422,7 +422,7 @@ def cut_otherwise(grammar: str) -> list[tuple[tuple[str, ...], list[str]]]:
     """The grammar's Korean words that its own tokenizer cuts into other pieces than the grammar's stream writes
     them (for a grammar that cuts as typed, EverydayGrammar.TYPED_CUT, the words as it re-cuts them)."""
     tokenizer = build_ko_en_tokenizer(grammar=grammar)
-    words = sorted(korean_words(grammar=grammar, as_typed=True))
+    words = sorted(stream_korean_words(grammar))
     by_text: dict[str, set] = defaultdict(set)
     for word in words:
         by_text["".join(word)].add(word)

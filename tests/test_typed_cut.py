@@ -12,7 +12,7 @@ import pytest
 
 from tests.grammar_checks import ChosenWords
 from transformer_core.data.ko_en import pieces_to_words, word_tokens
-from transformer_core.data.ko_en_everyday import Learner4Grammar, generate_pairs, ko_en_grammar
+from transformer_core.data.ko_en_everyday import Learner4Grammar, generate_pairs, ko_en_grammar, stream_korean_words
 from transformer_core.data.tokenization import build_ko_en_tokenizer
 from transformer_core.data.vocabulary import ko_en_vocabulary, korean_words
 
@@ -144,7 +144,7 @@ def test_the_switched_off_learner4_stream_is_that_of_main():
     assert hashlib.sha256(stream.encode()).hexdigest() == LEARNER4_STREAM_SHA256
 
 
-# --- the words: korean_words(as_typed=True) and the tokenizer agree on all of them ---------------------------------
+# --- the words: stream_korean_words and the tokenizer agree on all of them ---------------------------------
 
 def test_every_learner4_word_as_typed_is_the_tokenizers_cut():
     """typed_word (the cut the stream uses) against the real tokenizer on all of learner4's words."""
@@ -202,14 +202,14 @@ def test_typed_word_agrees_with_the_tokenizer_on_words_the_grammar_never_writes(
 def test_the_tokenizer_check_passes_once_the_switch_is_on(monkeypatch):
     """test_data's check (every word the grammar's stream writes is the tokenizer's cut, one cut per text) fails on
     learner4 as it is and passes with learner4's switch on: it reads the words as the stream writes them
-    (korean_words(as_typed=True)), while the words that make the vocabulary stay as the grammar writes them."""
+    (stream_korean_words), while the words that make the vocabulary stay as the grammar writes them."""
     from tests.test_data import cut_otherwise
 
     written = korean_words(grammar="learner4")
     assert ("가", "는") in written and ("가는",) in written  # one text, two cuts: the check fails
-    assert korean_words(grammar="learner4", as_typed=True) == written  # switch off: as_typed changes nothing
+    assert stream_korean_words("learner4") == written  # switch off: the words as written
     monkeypatch.setattr(Learner4Grammar, "TYPED_CUT", True)
-    typed = korean_words(grammar="learner4", as_typed=True)
+    typed = stream_korean_words("learner4")
     assert ("가는",) in typed and ("가", "는") not in typed and ("가는", "데") in typed
     assert not any("".join(word) in ("가지만", "잡지만") for word in typed)
     assert len({"".join(word) for word in written}) - 2 == len(typed)  # each text once, less the two <unk> words

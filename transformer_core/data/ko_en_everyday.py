@@ -2246,6 +2246,19 @@ def cuts_as_typed(grammar: str) -> bool:
     return getattr(type(ko_en_grammar(0, grammar)), "TYPED_CUT", False)
 
 
+def stream_korean_words(grammar: str) -> set[Word]:
+    """The Korean words grammar `grammar`'s stream writes: vocabulary.korean_words (the pieces that make the
+    vocabulary) or, for a grammar whose stream cuts each word as typed (TYPED_CUT), each of them as the tokenizer
+    cuts its text, without the words it would turn into <unk> (never drawn)."""
+    from transformer_core.data.vocabulary import ko_en_vocabulary, korean_words
+
+    written = korean_words(grammar=grammar)
+    if not cuts_as_typed(grammar):
+        return written
+    vocabulary = frozenset(ko_en_vocabulary(False, grammar))
+    return {typed for typed in (typed_word(word, vocabulary) for word in written) if typed is not None}
+
+
 def _words_of(pieces: tuple[str, ...]) -> list[tuple[str, ...]]:
     """Pieces grouped into words: ('잡', '##지', '못') -> [('잡', '지'), ('못',)]."""
     words: list[tuple[str, ...]] = []

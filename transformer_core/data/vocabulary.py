@@ -55,18 +55,10 @@ def _lexicons(core: bool, grammar: str = "full") -> list[Lexicon]:
     return [CORE, FULL]
 
 
-def korean_words(core: bool = False, grammar: str = "full", as_typed: bool = False) -> set[Word]:
+def korean_words(core: bool = False, grammar: str = "full") -> set[Word]:
     """All Korean words (as pieces) the grammar can write (grammar "full", "everyday", "learner" or "learner2";
-    core=True: the core). These pieces make the vocabulary. `as_typed`: for a grammar whose stream cuts each word
-    as typed (its class's TYPED_CUT), each word as the tokenizer cuts its text instead, and without the words it
-    would turn into <unk> (never drawn): the words the stream writes; for every other grammar it changes nothing."""
-    if as_typed and not core and grammar in EXTENDED:
-        from transformer_core.data.ko_en_everyday import cuts_as_typed, typed_word
-
-        if cuts_as_typed(grammar):
-            vocabulary = frozenset(ko_en_vocabulary(False, grammar))
-            typed = (typed_word(word, vocabulary) for word in korean_words(core, grammar))
-            return {word for word in typed if word is not None}
+    core=True: the core). These pieces make the vocabulary (the words a stream cut as typed writes:
+    ko_en_everyday.stream_korean_words)."""
     words: set[Word] = set(KOREAN_FUNCTION_WORDS) | {(p,) for p in PUNCTUATION}
     words.update(determiner for determiner, _ in DETERMINERS)
     lexicons = _lexicons(core, grammar)
