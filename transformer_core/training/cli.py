@@ -74,6 +74,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--dropout", type=float, default=0.0)
     parser.add_argument("--pre-ln", action="store_true", help="LayerNorm before each sublayer (+ a final one)")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (0 = torch's default)")
+    parser.add_argument("--data-workers", type=int, default=0,
+                        help="bundled recipe: processes that write the training pairs (for a GPU; 0 = this process)")
     parser.add_argument("--max-minutes", type=float,
                         help="time budget: the schedule follows the clock and training stops when it is used up "
                              "(default: 12 for ko-en, 13 for reverse; 0 = steps only)")
@@ -137,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         sampled_softmax=defaults["sampled_softmax"] if args.sampled_softmax is None else args.sampled_softmax,
         curriculum_fraction=defaults.get("curriculum_fraction", 0.0) if args.curriculum is None else args.curriculum,
         style_weights=tuple(int(w) for w in args.style_weights.split(",")) if args.style_weights else (),
+        data_workers=args.data_workers,
     )
     vocab_size = len(tokenizer_for(args.task))
     layers = args.layers

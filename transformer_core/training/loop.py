@@ -30,6 +30,7 @@ from transformer_core.models.config import TransformerConfig
 from transformer_core.models.rnn import RNNConfig, RNNTranslator
 from transformer_core.models.transformer import Transformer
 from transformer_core.tasks import LengthLimit
+from transformer_core.training.pair_workers import ParallelPairs
 from transformer_core.training.recipes import (
     TrainSettings,
     curriculum_length,
@@ -262,59 +263,65 @@ def train(settings: TrainSettings, config: TransformerConfig, on_step: StepCallb
         print(f"resumed from {checkpoint_dir / CHECKPOINT_FILE} at step {saved['step']}", flush=True)
     data_seed = settings.seed + first_step - 1
     limit = LengthLimit(curriculum_length(0.0, settings))
-    pairs = training_pairs(settings.task, vocab, data_seed, limit, settings.style_weights)
-    batches = length_bucketed_batches(pairs, settings.batch_size, settings.buckets, random.Random(data_seed))
-    generator = torch.Generator().manual_seed(data_seed)
-    keep_every = 1
-    bar = progress_bar(settings, progress)
-    budget = settings.max_minutes * 60
-    smoothed = None
-    steps_done = first_step - 1
-    stopped = False
-    value, rate = 0.0, settings.peak_lr
-    if on_start is not None:
-        on_start()
-    start = time.perf_counter() - seconds_before  # a resumed run's budget goes on from where it stopped
-    last_checkpoint = time.perf_counter()
-    for step in range(first_step, settings.steps + 1):
-        if budget and time.perf_counter() - start >= budget:  # no step starts after the budget
-            bar.write(f"time budget of {settings.max_minutes} min used up after {steps_done} steps")
-            break
-        fraction = training_progress(step, time.perf_counter() - start, settings)
-        limit.current = curriculum_length(fraction, settings)
-        batch = tuple(t.to(device) for t in make_batch(next(batches)))
-        rate = learning_rate(step, settings, fraction)
-        for group in optimizer.param_groups:
-            group["lr"] = rate
-        loss = loss_on(model, batch, settings.label_smoothing, settings.sampled_softmax, generator)
-        value = loss.item()
-        if not math.isfinite(value):
-            raise NonFiniteLoss(f"the training loss became {value} at step {step}")
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optimizer.step()
-        smoothed = value if smoothed is None else 0.95 * smoothed + 0.05 * value
-        elapsed = time.perf_counter() - start
-        if step % keep_every == 0:
-            history.append({"step": step, "loss": round(value, 5), "lr": rate, "seconds": round(elapsed, 2)})
-            if history_limit and len(history) > history_limit:
-                history = history[::2]
-                keep_every *= 2
-        bar.set_postfix(bar_postfix(step, elapsed, settings, smoothed, rate), refresh=False)
-        bar.update(min(elapsed, budget) - bar.n if budget else 1)
-        steps_done = step
-        if checkpoint_dir is not None and time.perf_counter() - last_checkpoint >= checkpoint_minutes * 60:
-            save_checkpoint(checkpoint_dir, model, optimizer, step, time.perf_counter() - start, history)
-            bar.write(f"checkpoint at step {step}: {checkpoint_dir / CHECKPOINT_FILE}")
-            last_checkpoint = time.perf_counter()
-        if on_step is not None:
-            try:
-                on_step(step, value, model)
-            except TrainingStopped:
-                stopped = True
+    if settings.data_workers:
+        pairs = ParallelPairs(settings.task, vocab, data_seed, limit, settings.style_weights, settings.data_workers)
+    else:
+        pairs = training_pairs(settings.task, vocab, data_seed, limit, settings.style_weights)
+    try:
+        batches = length_bucketed_batches(pairs, settings.batch_size, settings.buckets, random.Random(data_seed))
+        generator = torch.Generator().manual_seed(data_seed)
+        keep_every = 1
+        bar = progress_bar(settings, progress)
+        budget = settings.max_minutes * 60
+        smoothed = None
+        steps_done = first_step - 1
+        stopped = False
+        value, rate = 0.0, settings.peak_lr
+        if on_start is not None:
+            on_start()
+        start = time.perf_counter() - seconds_before  # a resumed run's budget goes on from where it stopped
+        last_checkpoint = time.perf_counter()
+        for step in range(first_step, settings.steps + 1):
+            if budget and time.perf_counter() - start >= budget:  # no step starts after the budget
+                bar.write(f"time budget of {settings.max_minutes} min used up after {steps_done} steps")
                 break
-    bar.close()
+            fraction = training_progress(step, time.perf_counter() - start, settings)
+            limit.current = curriculum_length(fraction, settings)
+            batch = tuple(t.to(device) for t in make_batch(next(batches)))
+            rate = learning_rate(step, settings, fraction)
+            for group in optimizer.param_groups:
+                group["lr"] = rate
+            loss = loss_on(model, batch, settings.label_smoothing, settings.sampled_softmax, generator)
+            value = loss.item()
+            if not math.isfinite(value):
+                raise NonFiniteLoss(f"the training loss became {value} at step {step}")
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            smoothed = value if smoothed is None else 0.95 * smoothed + 0.05 * value
+            elapsed = time.perf_counter() - start
+            if step % keep_every == 0:
+                history.append({"step": step, "loss": round(value, 5), "lr": rate, "seconds": round(elapsed, 2)})
+                if history_limit and len(history) > history_limit:
+                    history = history[::2]
+                    keep_every *= 2
+            bar.set_postfix(bar_postfix(step, elapsed, settings, smoothed, rate), refresh=False)
+            bar.update(min(elapsed, budget) - bar.n if budget else 1)
+            steps_done = step
+            if checkpoint_dir is not None and time.perf_counter() - last_checkpoint >= checkpoint_minutes * 60:
+                save_checkpoint(checkpoint_dir, model, optimizer, step, time.perf_counter() - start, history)
+                bar.write(f"checkpoint at step {step}: {checkpoint_dir / CHECKPOINT_FILE}")
+                last_checkpoint = time.perf_counter()
+            if on_step is not None:
+                try:
+                    on_step(step, value, model)
+                except TrainingStopped:
+                    stopped = True
+                    break
+        bar.close()
+    finally:
+        pairs.close()  # stops ParallelPairs' workers (a generator's close is harmless)
     if checkpoint_dir is not None:
         save_checkpoint(checkpoint_dir, model, optimizer, steps_done, time.perf_counter() - start, history)
     model.eval()

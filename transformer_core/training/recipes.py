@@ -48,6 +48,7 @@ class TrainSettings:
     curriculum_fraction: float = 0.0  # reverse: grow the text length from 8 to 64 over this share of the steps
     # reverse: weights of ReverseData's styles (random, words, sentence, repeats); () = the data's defaults
     style_weights: tuple[int, ...] = ()
+    data_workers: int = 0  # >0: that many processes write the training pairs (a GPU outruns one; pair_workers.py)
 
 
 @dataclass(frozen=True)
