@@ -10,7 +10,7 @@ import pytest
 
 import transformer_core
 from transformer_core.data.ko_en_everyday import ko_en_grammar
-from transformer_core.data.recogniser import outside_word_indices, word_shapes
+from transformer_core.data.recogniser import INCLUDES, outside_word_indices, word_shapes
 from transformer_core.data.splits import is_held_out
 from transformer_core.data.tokenization import build_ko_en_tokenizer
 from transformer_core.inference.report import outside_report, translation_report
@@ -83,6 +83,18 @@ def test_the_notice_stays_quiet_on_held_out_sentences_of_the_grammar(bundled, gr
     print(f"grammar {grammar or 'full'}: the notice fired on {len(fired)} of {len(texts)} held-out sentences "
           f"({rate:.1%}): {fired[:5]}")
     assert rate <= 0.05
+
+
+@pytest.mark.parametrize("newer, older", sorted(INCLUDES.items()))
+def test_a_grammar_reads_every_held_out_sentence_of_the_grammar_it_includes(newer, older):
+    """learner5 writes every learner4 sentence: what learner4's own table reads, learner5's reads too, also a pair
+    too rare to be drawn for learner5's sampled table (명 ##이 before N ##로)."""
+    older_tokenizer, newer_tokenizer = build_ko_en_tokenizer(grammar=older), build_ko_en_tokenizer(grammar=newer)
+    texts = [*held_out_texts(older, 400, seed=31), "학생 세 명이 칼로 케이크를 잘랐다."]
+    inside_older = [text for text in texts if not outside_word_indices(older_tokenizer.tokenize(text), older)]
+    assert "학생 세 명이 칼로 케이크를 잘랐다." in inside_older and len(inside_older) > 0.9 * len(texts)
+    outside_newer = [text for text in inside_older if outside_word_indices(newer_tokenizer.tokenize(text), newer)]
+    assert outside_newer == []
 
 
 def test_the_learner_grammar_knows_the_learner_words_and_still_names_what_it_lacks(bundled):
