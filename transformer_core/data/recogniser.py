@@ -31,7 +31,8 @@ from transformer_core.data.vocabulary import GRAMMARS as WHOLE_GRAMMARS
 DATA_DIR = Path(__file__).resolve().parent
 GRAMMARS = ("core", *WHOLE_GRAMMARS)
 BUILD_SENTENCES = {"core": 20_000, "full": 60_000, "everyday": 80_000, "learner": 300_000, "learner2": 300_000,
-                   "learner3": 300_000, "learner4": 400_000, "learner5": 400_000}
+                   "learner3": 300_000, "learner4": 400_000, "learner5": 400_000,
+                   "learner6": 400_000}
 FUNCTION_PIECES = frozenset({
     "싶", "싶었", "싶어", "싶을", "있", "있었", "있어", "있을", "없", "없었", "없어", "없을",
     "않", "않았", "않아", "않을", "못", "못했", "못해", "못할", "주", "줘", "좀", "안",
