@@ -1,9 +1,9 @@
-"""Grammar "learner6": the learner5 grammar plus the beginner items it still lacked: weather and body
-collocations with their own subject noun (비가 와요 -> It is raining, 배가 고파요 -> I am hungry,
-머리가 아파요 -> I have a headache, 감기에 걸렸어요 -> I caught a cold), 시간이 걸리다 with durations,
--아/어서 of sequence, -거나, Sino-Korean numbers past ten with 원 and 분, TIME부터 TIME까지 and N 시에 /
-N 시쯤. Grammars learner3, learner4 and learner5 are exactly as they were on main. The Korean and English
-each construction writes are written out here by hand."""
+"""Grammar "learner6": the learner5 grammar plus the beginner items it still lacked: weather and body collocations
+with their own subject noun (비가 와요 -> It is raining, 배가 고파요 -> I am hungry, 머리가 아파요 -> I have a
+headache, 감기에 걸렸어요 -> I caught a cold), 시간이 걸리다 with durations, -아/어서 of sequence, -거나,
+Sino-Korean numbers past ten with 원 and 분, TIME부터 TIME까지 and N 시에 / N 시쯤, N밖에 + a negative. Grammars
+learner3, learner4 and learner5 are exactly as they were on main. The Korean and English each construction writes
+are written out here by hand."""
 
 from __future__ import annotations
 
@@ -140,6 +140,10 @@ EAT = dict(transitive=[("먹", "eat")], nouns=["사과"], motion=["가"], places
     ("at_time", EAT, "polite", "민수는 세 시에 사과를 먹었어요.", "Minsu ate an apple at three o'clock."),
     ("at_time", EAT, "polite", "세 시쯤 민수는 학교에 갔어요.", "Minsu went to the school at about three o'clock."),
     ("at_time", EAT, "polite", "민수는 세 시 반에 학교에 갈 거예요.", "Minsu will go to the school at 3:30."),
+    ("only_but", EAT, "polite", "민수는 사과밖에 안 먹었어요.", "Minsu ate only an apple."),
+    ("only_but", EAT, "polite", "민수는 사과밖에 안 먹을 거예요.", "Minsu will eat only an apple."),
+    ("only_but", dict(transitive=[("공부하", "study")], nouns=["수학"]), "formal",
+     "민수는 수학밖에 공부 안 합니다.", "Minsu studies only math."),
 ])
 def test_each_new_construction_writes_the_korean_and_english_a_teacher_writes(kind, fields, register, korean,
                                                                              english):
@@ -173,6 +177,8 @@ def test_each_new_construction_writes_the_korean_and_english_a_teacher_writes(ki
      {"worked": {"일했어요"}, "from": {"시부터"}, "nine": {"아홉"}, "to": {"시까지"}, "five": {"다섯"}}),
     ("at_time", EAT, "민수는 세 시에 사과를 먹었어요.", {"at": {"시에"}, "three": {"세"}, "o'clock": {"시에"}}),
     ("at_time", EAT, "민수는 세 시쯤 사과를 먹었어요.", {"at": {"시쯤"}, "about": {"시쯤"}, "three": {"세"}}),
+    ("only_but", EAT, "민수는 사과밖에 안 먹었어요.",
+     {"ate": {"먹었어요"}, "only": {"사과밖에"}, "apple": {"사과밖에"}}),
 ])
 def test_the_gold_alignment_points_each_english_word_at_its_korean_word(kind, fields, korean, expected):
     grammar = ChosenWords(4, **fields)
@@ -246,8 +252,8 @@ def test_the_learner6_vocabulary_holds_its_constructions_new_pieces():
     """(ids kept, new tokens sorted, pairs typed back: tests/test_grammar_rounds.py)"""
     learner5, learner6 = ko_en_vocabulary(grammar="learner5"), ko_en_vocabulary(grammar="learner6")
     assert learner6[:LEARNER5_VOCABULARY_SIZE] == learner5
-    new = {"##거나", "##부터", "##쯤", "##천", "##십", "고파", "걸려", "얼마나", "raining", "snowed", "blew", "or",
-           "5,000", "15,000", "3:30", "30", "hour"}
+    new = {"##거나", "##밖에", "##부터", "##쯤", "##천", "##십", "고파", "걸려", "얼마나", "raining", "snowed", "blew",
+           "or", "5,000", "15,000", "3:30", "30", "hour"}
     assert new <= set(learner6[len(learner5):])
 
 
@@ -263,21 +269,22 @@ def test_learner6_is_a_grammar_of_its_own():
     assert type(ko_en_grammar(0, "learner6")) is Learner6Grammar and "learner6" in EXTENDED
     assert list(Learner6Grammar.KINDS)[:len(Learner5Grammar.KINDS)] == list(Learner5Grammar.KINDS)
     assert NEW_KINDS == ["weather", "body", "takes_time", "sequence", "or_else", "price", "clock_minutes",
-                         "from_until", "at_time"]
+                         "from_until", "at_time", "only_but"]
     assert Learner6Grammar.TYPED_CUT
 
 
 def test_the_new_constructions_are_a_modest_share_of_the_stream():
     """About a tenth of the sentences, as learner5's nine kinds were (11 %)."""
     new = sum(Learner6Grammar.KINDS[kind] for kind in NEW_KINDS)
-    assert (new, sum(Learner6Grammar.KINDS.values())) == (26, 245)  # 10.6 %
+    assert (new, sum(Learner6Grammar.KINDS.values())) == (28, 247)  # 11.3 %
 
 
 NEW_SENTENCES = (
     "비가 와요.", "어제 눈이 왔어요.", "바람이 불어요.", "저는 배가 고파요.", "목이 말라요.", "저는 머리가 아파요.",
     "감기에 걸렸어요.", "집에서 학교까지 삼십 분 걸려요.", "얼마나 걸려요?", "저는 학교에 가서 친구를 만났어요.",
     "케이크를 만들어서 먹었어요.", "주말에 영화를 보거나 책을 읽어요.", "이 사과는 오천 원이에요.",
-    "지금 세 시 삼십 분이에요.", "민수는 아홉 시부터 다섯 시까지 일해요.", "저는 세 시쯤 학교에 갔어요.")
+    "지금 세 시 삼십 분이에요.", "민수는 아홉 시부터 다섯 시까지 일해요.", "저는 세 시쯤 학교에 갔어요.",
+    "저는 사과밖에 안 먹었어요.")
 
 
 def test_the_learner6_recogniser_reads_the_new_constructions():

@@ -44,6 +44,7 @@ from transformer_core.data.ko_en_forms import (
     ALSO,
     BECAUSE,
     BENEFACTIVE_VERBS,
+    BUT,
     CHANGING_WEATHER,
     CLOCK_MINUTES,
     COMPANION_PARTICLES,
@@ -2225,14 +2226,14 @@ class Learner6Grammar(Learner5Grammar):
     시간이 걸리다 with durations (삼십 분 걸려요 -> It takes 30 minutes; 얼마나 걸려요? -> How long does it take?),
     -아/어서 of sequence (학교에 가서 친구를 만났어요 -> went to the school and met a friend; 케이크를 만들어서
     먹었어요 -> made a cake and ate it), -거나 (V1 or V2), Sino-Korean numbers past ten with 원 and 분 (오천 원이에요
-    -> is 5,000 won; 세 시 삼십 분이에요 -> It is 3:30), TIME부터 TIME까지 and N시에 / N시쯤 (at about N o'clock). The
-    learner5 lexicon plus the collocations (the additions file "learner6"); its own KINDS (learner5's, then the new
-    ones), so learner5's stream stays as it was."""
+    -> is 5,000 won; 세 시 삼십 분이에요 -> It is 3:30), TIME부터 TIME까지, N시에 / N시쯤 (at about N o'clock) and
+    N밖에 + a negative (only N). The learner5 lexicon plus the collocations (the additions file "learner6"); its own
+    KINDS (learner5's, then the new ones), so learner5's stream stays as it was."""
 
     GRAMMAR: ClassVar[str] = LEARNER6_GRAMMAR
     KINDS: ClassVar[dict[str, int]] = {
         **Learner5Grammar.KINDS, "weather": 4, "body": 4, "takes_time": 3, "sequence": 4, "or_else": 3, "price": 2,
-        "clock_minutes": 2, "from_until": 2, "at_time": 2}
+        "clock_minutes": 2, "from_until": 2, "at_time": 2, "only_but": 2}
 
     # -- -아/어서: a reason, or one thing after another --
 
@@ -2313,6 +2314,26 @@ class Learner6Grammar(Learner5Grammar):
         korean = [subject.phrase, place1, obj1.phrase if obj1 else None, clause, place2,
                   obj2.phrase if obj2 else None, predicate, shared]
         return self._assemble(korean, order, self._time(tense), False)
+
+    # -- N밖에 + a negative: only N --
+
+    def _only_but(self, register: str) -> SentencePair:
+        """S N밖에 안 V -> S V only N (민수는 사과밖에 안 먹었어요 -> Minsu ate only an apple; 안 먹을 거예요 -> will
+        eat only an apple): 밖에 takes a negative predicate, English says it without one (N만 V says the same: _only).
+        only and N -> N밖에; ate -> 먹었어요; 안 is unaligned."""
+        from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
+
+        tense = self.rng.choice(["past", "past", "present", "future"])
+        subject = self._subject()
+        verb = self._verb(("transitive",))
+        obj = self._particle_object(verb, BUT)
+        obj.phrase.en.insert(0, "only")
+        obj.phrase.links.insert(0, (len(obj.phrase.ko) - 1,))
+        words, lexical, tense_index = verb_pieces(verb, tense, True, False, register)
+        items, before = english_verb_items(verb, tense, False, False, subject.person, subject.plural)
+        predicate = predicate_phrase(words, lexical, tense_index, items)
+        order = self._english_order(subject, predicate, before, [obj.phrase])
+        return self._assemble([subject.phrase, obj.phrase, predicate], order, self._time(tense), False)
 
     # -- -거나: V1 or V2 --
 

@@ -782,6 +782,7 @@ def learner5_english_words(lexicon: Lexicon) -> set[str]:
 
 # --- the fourth syllabus round of grammar learner6 (Learner6Grammar) ----------------------------------------------
 
+BUT = "밖에"  # N밖에 + a negative predicate (사과밖에 안 먹었어요 -> ate only an apple)
 SEQUENCE = "서"  # -아/어서 of sequence (가서 만났어요 -> went and met): aseo_word, the reason's word
 OR_ENDING = "거나"  # -거나 (V1 or V2): 먹거나, 가거나, 공부하거나
 FROM, UNTIL_TIME, ABOUT = "부터", "까지", "쯤"  # TIME부터 TIME까지 (from ... to ...), N쯤 (about N)
@@ -806,7 +807,7 @@ SEQUENCE_FIRST = frozenset({("만들", "make"), ("사", "buy"), ("요리하", "c
                             ("찾", "find"), ("받", "receive"), ("굽", "bake"), ("끓이", "boil")})
 SEQUENCE_SECOND = frozenset({("먹", "eat"), ("마시", "drink"), ("읽", "read"), ("입", "wear"), ("팔", "sell"),
                              ("보", "watch"), ("쓰", "use")})
-LEARNER6_ENGLISH = ("it", "It", "is", "Is", "was", "Was", "will", "Will", "be", "not", "did", "Did", "do", "Do",
+LEARNER6_ENGLISH = ("only", "it", "It", "is", "Is", "was", "Was", "will", "Will", "be", "not", "did", "Did", "do", "Do",
                     "does", "Does", "have", "has", "had", "am", "are", "Are", "were", "and", "or", "from", "to",
                     "about", "at", "o'clock", "takes", "take", "took", "How", "how", "long", "a", "an", "hour",
                     "hours", "minutes", "won", "lot", "of", "time", "them", "This", "this", "The", "the", "That",
@@ -897,6 +898,7 @@ def learner6_korean_words(lexicon: Lexicon) -> set[Word]:
             words.add((noun, copula_ending(noun, tense, question, register)))
     for verb in lexicon.verbs:
         words.update({sequence_word(verb), or_word(verb)})
+    words.update(particle_word(noun.ko, BUT) for noun in lexicon.common_nouns + lexicon.names)
     return words
 
 
