@@ -1,6 +1,7 @@
 """What every grammar round on the everyday constructions keeps from the one before it (learner2 -> learner3 ->
-learner4 -> learner5): the old token ids (so `train --init-from` continues a model), its new tokens sorted after
-them, and every pair it generates typed back by its own tokenizer into exactly the pieces it trains on."""
+learner4 -> learner5 -> learner6: every grammar of EXTENDED_GRAMMARS from learner2 on is a round here): the old
+token ids (so `train --init-from` continues a model), its new tokens sorted after them, and every pair it generates
+typed back by its own tokenizer into exactly the pieces it trains on."""
 
 from __future__ import annotations
 

@@ -22,19 +22,22 @@ LEARNER2_GRAMMAR = "learner2"  # the same over the learner lexicon's second roun
 LEARNER3_GRAMMAR = "learner3"  # learner2 + a beginner syllabus's constructions, over the lexicon's third round too
 LEARNER4_GRAMMAR = "learner4"  # learner3 + the syllabus items it lacked (-겠-, -(으)ㄹ게요 ...) + the months
 LEARNER5_GRAMMAR = "learner5"  # learner4 + the beginner items it lacked (만, 도, -(으)ㄹ까요?, -아/어 주다 ...)
+LEARNER6_GRAMMAR = "learner6"  # learner5 + weather and body collocations, -아/어서 (sequence), numbers, -거나 ...
 # The additions files each grammar reads on top of the full lexicon, in order (lexicon.py reads them): its own and
 # those of every grammar before it.
 ADDITIONS = {grammar: EXTENDED_GRAMMARS[:i + 1] for i, grammar in enumerate(EXTENDED_GRAMMARS)}
 # Grammars whose 으-endings (-(으)니까, -(으)면서, -(으)시-) take irregular stems too (들으니까, 도우세요, 나으면서):
 # the everyday grammar left those stems out, and its stream stays as it was.
 IRREGULAR_EU_GRAMMARS = frozenset({LEARNER_GRAMMAR, LEARNER2_GRAMMAR, LEARNER3_GRAMMAR, LEARNER4_GRAMMAR,
-                                   LEARNER5_GRAMMAR})
+                                   LEARNER5_GRAMMAR, LEARNER6_GRAMMAR})
 # Grammars with the syllabus constructions (syllabus_korean_words / syllabus_english_words; Learner3Grammar).
-SYLLABUS_GRAMMARS = frozenset({LEARNER3_GRAMMAR, LEARNER4_GRAMMAR, LEARNER5_GRAMMAR})
+SYLLABUS_GRAMMARS = frozenset({LEARNER3_GRAMMAR, LEARNER4_GRAMMAR, LEARNER5_GRAMMAR, LEARNER6_GRAMMAR})
 # Grammars with the second syllabus round too (learner4_korean_words / learner4_english_words; Learner4Grammar).
-SYLLABUS2_GRAMMARS = frozenset({LEARNER4_GRAMMAR, LEARNER5_GRAMMAR})
+SYLLABUS2_GRAMMARS = frozenset({LEARNER4_GRAMMAR, LEARNER5_GRAMMAR, LEARNER6_GRAMMAR})
 # Grammars with the third syllabus round too (learner5_korean_words / learner5_english_words; Learner5Grammar).
-SYLLABUS3_GRAMMARS = frozenset({LEARNER5_GRAMMAR})
+SYLLABUS3_GRAMMARS = frozenset({LEARNER5_GRAMMAR, LEARNER6_GRAMMAR})
+# Grammars with the fourth syllabus round too (learner6_korean_words / learner6_english_words; Learner6Grammar).
+SYLLABUS4_GRAMMARS = frozenset({LEARNER6_GRAMMAR})
 
 # --- the lexicon: the full one plus the additions -----------------------------------------------------------------
 
@@ -295,6 +298,8 @@ def everyday_korean_words(grammar: str = GRAMMAR_NAME) -> set[Word]:
         words |= learner4_korean_words(lexicon)
     if grammar in SYLLABUS3_GRAMMARS:
         words |= learner5_korean_words(lexicon)
+    if grammar in SYLLABUS4_GRAMMARS:
+        words |= learner6_korean_words(lexicon)
     return words
 
 
@@ -313,6 +318,8 @@ def everyday_english_words(grammar: str = GRAMMAR_NAME) -> set[str]:
         words |= learner4_english_words(lexicon)
     if grammar in SYLLABUS3_GRAMMARS:
         words |= learner5_english_words(lexicon)
+    if grammar in SYLLABUS4_GRAMMARS:
+        words |= learner6_english_words(lexicon)
     return words
 
 
@@ -770,4 +777,141 @@ def learner5_english_words(lexicon: Lexicon) -> set[str]:
     for adjective in lexicon.adjectives:
         if comparable(adjective) or adjective.en in CHANGING_WEATHER:
             words.update(english_degree(adjective.en)[0])
+    return words
+
+
+# --- the fourth syllabus round of grammar learner6 (Learner6Grammar) ----------------------------------------------
+
+BUT = "밖에"  # N밖에 + a negative predicate (사과밖에 안 먹었어요 -> ate only an apple)
+SEQUENCE = "서"  # -아/어서 of sequence (가서 만났어요 -> went and met): aseo_word, the reason's word
+OR_ENDING = "거나"  # -거나 (V1 or V2): 먹거나, 가거나, 공부하거나
+FROM, UNTIL_TIME, ABOUT = "부터", "까지", "쯤"  # TIME부터 TIME까지 (from ... to ...), N쯤 (about N)
+HOUR, MINUTE, HALF, WON, HOURS = "시", "분", "반", "원", "시간"  # 세 시 삼십 분, 세 시 반, 오천 원, 두 시간
+HOW_LONG = ("얼마나",)  # 얼마나 걸려요? -> How long does it take?
+TAKE, TAKE_PAST = "걸리", "걸렸"  # 시간이 걸리다 / N 분 걸리다 (it takes N minutes)
+SINO_DIGITS = "일이삼사오육칠팔구"
+# Native numbers before a counter (한 시, 두 시간 ... 열두 시), with their English words.
+NATIVE_COUNTS = (("한", "one"), ("두", "two"), ("세", "three"), ("네", "four"), ("다섯", "five"), ("여섯", "six"),
+                 ("일곱", "seven"), ("여덟", "eight"), ("아홉", "nine"), ("열", "ten"), ("열한", "eleven"),
+                 ("열두", "twelve"))
+# Minutes (Sino-Korean: 오 분, 삼십 분), minutes past the hour, prices in won (오천 원, 만 오천 원): the English
+# writes a Sino-Korean number as digits (5 minutes, 3:30, 5,000 won), a native one as a word (two hours, three
+# o'clock).
+DURATION_MINUTES = (5, 10, 15, 20, 30, 40, 45, 50)
+CLOCK_MINUTES = (10, 15, 20, 30, 40, 45, 50)
+PRICES = (500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 12000, 15000, 20000,
+          25000, 30000, 35000, 40000, 50000, 100000)
+# -아/어서 of sequence with one object for both verbs (케이크를 만들어서 먹었어요 -> made a cake and ate it): the
+# first verbs (by stem and English sense) and the second ones; the object fits both.
+SEQUENCE_FIRST = frozenset({("만들", "make"), ("사", "buy"), ("요리하", "cook"), ("빌리", "borrow"), ("씻", "wash"),
+                            ("찾", "find"), ("받", "receive"), ("굽", "bake"), ("끓이", "boil")})
+SEQUENCE_SECOND = frozenset({("먹", "eat"), ("마시", "drink"), ("읽", "read"), ("입", "wear"), ("팔", "sell"),
+                             ("보", "watch"), ("쓰", "use")})
+LEARNER6_ENGLISH = ("only", "it", "It", "is", "Is", "was", "Was", "will", "Will", "be", "not", "did", "Did", "do", "Do",
+                    "does", "Does", "have", "has", "had", "am", "are", "Are", "were", "and", "or", "from", "to",
+                    "about", "at", "o'clock", "takes", "take", "took", "How", "how", "long", "a", "an", "hour",
+                    "hours", "minutes", "won", "lot", "of", "time", "them", "This", "this", "The", "the", "That",
+                    "that", "now", "?", ".")
+
+
+def fixed_subject_predicate(entry) -> Verb | Adjective:
+    """A collocation's (lexicon.FixedSubject) verb or adjective as the lexicon's Verb or Adjective, so its forms come
+    from the same rules as every other (오다 -> 와요, 고프다 -> 고파요, 마르다 -> 말라요)."""
+    if entry.action:
+        future = hangul.future_form(entry.stem, entry.irregular) if entry.irregular in ("ㅂ", "ㄷ", "ㅎ", "ㅅ") else ""
+        return Verb(entry.stem, entry.past_stem, entry.en, entry.en_past or entry.en, "intransitive", frozenset(),
+                    future_stem=future, irregular=entry.irregular)
+    return Adjective(entry.stem, hangul.attributive_form(entry.stem, entry.irregular), entry.past_stem, entry.en,
+                     frozenset(), irregular=entry.irregular)
+
+
+def fixed_subject_words(entry, tense: str, negated: bool, question: bool, register: str
+                        ) -> tuple[list[Word], int, int]:
+    """A collocation's Korean words: its noun with its particle, then the predicate (안 first when negated): 비가
+    왔어요, 배가 안 고파요, 감기에 걸렸어요. Returns the words, the predicate's lexical index and its tense index."""
+    from transformer_core.data.ko_en import adjective_pieces, verb_pieces
+
+    predicate = fixed_subject_predicate(entry)
+    pieces = verb_pieces if entry.action else adjective_pieces
+    words, lexical, tense_index = pieces(predicate, tense, negated, question, register)
+    return [attach(entry.noun, entry.particle), *words], lexical + 1, tense_index + 1
+
+
+def sino_words(n: int) -> list[Word]:
+    """A Sino-Korean number as Korean writes it in hangul, spaced after 만 (맞춤법 제44항), each word cut into its
+    syllables: 10 -> [('십',)], 25 -> [('이', '십', '오')], 1,500 -> [('천', '오', '백')], 35,000 -> [('삼', '만'),
+    ('오', '천')], 10,000 -> [('만',)] (일 is not said before 십, 백, 천 and 만)."""
+    if not 0 < n < 100_000_000:
+        raise ValueError(f"sino_words writes 1 to 99,999,999, not {n}")
+
+    def below_ten_thousand(k: int) -> str:
+        text = ""
+        for value, unit in ((1000, "천"), (100, "백"), (10, "십")):
+            digit = k // value % 10
+            if digit:
+                text += ("" if digit == 1 else SINO_DIGITS[digit - 1]) + unit
+        return text + (SINO_DIGITS[k % 10 - 1] if k % 10 else "")
+
+    high, low = divmod(n, 10_000)
+    words = [("" if high == 1 else below_ten_thousand(high)) + "만"] if high else []
+    if low:
+        words.append(below_ten_thousand(low))
+    return [tuple(word) for word in words]
+
+
+def english_number(n: int) -> str:
+    """A Sino-Korean number in English: digits with thousands commas (5,000; 30)."""
+    return f"{n:,}"
+
+
+def sequence_word(verb: Verb) -> Word:
+    """-아/어서 of sequence: 가서, 만들어서, 구워서 (ㅂ), 요리 + 해서 (the reason's aseo_word)."""
+    return aseo_word(verb.stem, verb.past_stem)
+
+
+def or_word(verb: Verb) -> Word:
+    """-거나 (V1 or V2): 먹 + 거나, 가 + 거나, 공부 + 하거나."""
+    return piece_word(verb.stem, OR_ENDING, verb.stem)
+
+
+def learner6_korean_words(lexicon: Lexicon) -> set[Word]:
+    """Every Korean word (as pieces) the fourth syllabus round writes: the collocations in every form, numbers with
+    their counters, 부터 / 까지 / 쯤 on hours, -거나 and -아/어서 on every verb."""
+    from itertools import product
+
+    words: set[Word] = {HOW_LONG, (HOURS,), (HALF,), (WON,), (MINUTE,), attach("시간", "subject"), ("많이",)}
+    for entry in lexicon.fixed_subject:
+        for tense, negated, question, register in product(("past", "present", "future"), (False, True),
+                                                          (False, True), REGISTERS):
+            words.update(fixed_subject_words(entry, tense, negated, question, register)[0])
+    for tense, question, register in product(("past", "present", "future"), (False, True), REGISTERS):
+        words.update(auxiliary_words(TAKE, TAKE_PAST, tense, question, register, action=True))
+    for number, _ in NATIVE_COUNTS:
+        words.add((number,))
+    for n in (*DURATION_MINUTES, *CLOCK_MINUTES, *PRICES):
+        words.update(sino_words(n))
+    for ending in (FROM, UNTIL_TIME, ABOUT, "에"):
+        words.update({(HOUR, ending), (HALF, ending), (MINUTE, ending)})
+    words.update({(HOUR,), (MINUTE, ABOUT), (HOURS, ABOUT), (WON, ABOUT)})
+    for noun in (HOUR, MINUTE, HALF, WON):
+        for tense, question, register in product(("present", "past"), (False, True), REGISTERS):
+            words.add((noun, copula_ending(noun, tense, question, register)))
+    for verb in lexicon.verbs:
+        words.update({sequence_word(verb), or_word(verb)})
+    words.update(particle_word(noun.ko, BUT) for noun in lexicon.common_nouns + lexicon.names)
+    return words
+
+
+def learner6_english_words(lexicon: Lexicon) -> set[str]:
+    """English words the fourth syllabus round adds: the collocations' words (raining, headache, caught ...), the
+    numbers as digits (5,000; 3:30; 30) and as words, it / takes / o'clock ..."""
+    words = set(LEARNER6_ENGLISH)
+    for entry in lexicon.fixed_subject:
+        words.update(entry.en.split() + entry.en_past.split() + entry.en_subject.split())
+        words.update(english.capitalize_first(entry.en_subject.split())[:1])
+        if entry.frame == "weather":
+            words.update({english.third_person_singular(entry.en), present_participle(entry.en)})
+    words.update(english_number(n) for n in (*DURATION_MINUTES, *PRICES))
+    words.update(f"{hour}:{minute:02d}" for hour in range(1, 13) for minute in CLOCK_MINUTES)
+    words.update(en for _, en in NATIVE_COUNTS)
     return words

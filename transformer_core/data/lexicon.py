@@ -119,6 +119,28 @@ class TimeWord:
 
 
 @dataclass(frozen=True)
+class FixedSubject:
+    """A verb or adjective said with its own subject noun, never another (비가 오다 -> it rains, 배가
+    고프다 -> be hungry, 머리가 아프다 -> have a headache, 감기에 걸리다 -> catch a cold). `noun` takes
+    `particle` (a hangul.PARTICLES kind: "subject" 이/가, "goal" 에). `frame` says how English says it:
+    "weather" (`en_subject` and the verb `en`, `en_past`: it rains / it rained / it is raining), "be" (a person
+    is `en`: hungry), "have" (a person has `en`: a headache) or "verb" (a person `en` / `en_past`: catch a cold /
+    caught a cold). `action`: a verb (오다, 나다, 걸리다), else an adjective (고프다); its forms come from `stem`
+    and `past_stem` by rule (hangul.py)."""
+
+    noun: str
+    particle: str
+    stem: str
+    past_stem: str
+    action: bool
+    frame: str
+    en: str
+    en_past: str = ""
+    en_subject: str = ""
+    irregular: str = ""
+
+
+@dataclass(frozen=True)
 class Lexicon:
     """One vocabulary the grammar draws from: the compact core or the full everyday one."""
 
@@ -135,6 +157,7 @@ class Lexicon:
     tools: dict[str, Noun]
     degree_adverbs: list[tuple[str, str]]
     manner_adverbs: list[tuple[str, str]]
+    fixed_subject: list[FixedSubject] = dataclasses.field(default_factory=list)  # 비가 오다 ... (grammar learner6)
 
     @property
     def verbs(self) -> list[Verb]:
@@ -146,7 +169,7 @@ class Lexicon:
         verb_stems = {(v.stem, v.en_base) for v in self.verbs}
         return (len(self.common_nouns) + len(self.places) + len(self.names) + len(self.pronouns) + len(verb_stems)
                 + len(self.adjectives) + len(self.time_words) + len(self.numbers) + len(self.degree_adverbs)
-                + len(self.manner_adverbs))
+                + len(self.manner_adverbs) + len(self.fixed_subject))
 
 
 def _entry(cls, values: dict):
@@ -171,7 +194,8 @@ def _entry(cls, values: dict):
 
 
 _ENTRY_TYPES = {"common_nouns": Noun, "places": Noun, "names": Noun, "pronouns": Pronoun, "transitive": Verb,
-                "intransitive": Verb, "motion": Verb, "adjectives": Adjective, "time_words": TimeWord, "tools": Noun}
+                "intransitive": Verb, "motion": Verb, "adjectives": Adjective, "time_words": TimeWord, "tools": Noun,
+                "fixed_subject": FixedSubject}
 _PAIRS = ("numbers", "degree_adverbs", "manner_adverbs")  # (Korean, English) pairs
 
 
@@ -182,7 +206,7 @@ def load_lexicon(name: str) -> Lexicon:
     raw = json.loads(path.read_text(encoding="utf-8"))
     fields = {}
     for field in dataclasses.fields(Lexicon):
-        rows = raw[field.name]
+        rows = raw.get(field.name, []) if field.name == "fixed_subject" else raw[field.name]
         if field.name in _PAIRS:
             fields[field.name] = [tuple(row) for row in rows]
         elif field.name == "tools":
@@ -205,6 +229,8 @@ def _keys(field_name: str, entry) -> tuple:
         return ("pronoun", entry.topic, entry.en_subject)
     if field_name == "time_words":
         return ("time", entry.ko)
+    if field_name == "fixed_subject":
+        return ("fixed_subject", entry.noun, entry.stem, entry.en)
     return (field_name, entry[0])  # numbers, degree and manner adverbs: (Korean, English)
 
 

@@ -67,7 +67,8 @@ def ko_en_grammar(seed: int, core: bool = False, whole: str = "full") -> KoEnGra
     ("full": what models before the everyday grammar learned; "everyday": full + the learner constructions;
     "learner": the everyday constructions over a learner's core vocabulary too; "learner2": and its second round;
     "learner3": and a beginner syllabus's constructions and the third round; "learner4": and the syllabus items
-    learner3 lacked; "learner5": and those learner4 lacked: 만, 도, -(으)ㄹ까요?, -아/어 주다 ...)."""
+    learner3 lacked; "learner5": and those learner4 lacked: 만, 도, -(으)ㄹ까요?, -아/어 주다 ...; "learner6": and
+    those learner5 lacked: 비가 오다, 배가 고프다, -아/어서 of sequence, numbers past ten, -거나 ...)."""
     return grammar_named(seed, "core" if core and has_core_grammar() else whole)
 
 

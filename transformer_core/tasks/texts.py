@@ -159,3 +159,14 @@ together?), -아/어 드릴까요? (Shall I ... for you?), -아/어 주다 with 
 colder) and V-는 것을 / V-기를 좋아하다 (like V-ing), over the learner4 lexicon plus the fifth
 round (the learner5 additions file). The vocabulary keeps the learner4 grammar's ids and appends
 the new pieces ({added} tokens), so this model continued from the learner4 model's weights."""
+
+LEARNER6_NOTES = """\
+Learner grammar, sixth round (config.json "grammar": "learner6"): the learner5 grammar plus
+weather and body collocations with their own subject (비가 와요 -> It is raining; 배가 고파요 ->
+I am hungry; 머리가 아파요 -> I have a headache; 감기에 걸렸어요 -> I caught a cold), 시간이 걸리다
+with durations (삼십 분 걸려요 -> It takes 30 minutes), -아/어서 of sequence (학교에 가서 친구를
+만났어요 -> went to the school and met a friend), -거나 (V1 or V2), Sino-Korean numbers with 원 and
+분 (오천 원이에요 -> is 5,000 won; 세 시 삼십 분 -> 3:30), TIME부터 TIME까지 and N 시에 / N 시쯤 (at
+about N o'clock), over the learner5 lexicon plus the collocations (the learner6 additions file).
+The vocabulary keeps the learner5 grammar's ids and appends the new pieces ({added} tokens), so
+this model continued from the learner5 model's weights."""
