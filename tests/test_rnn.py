@@ -271,7 +271,7 @@ def test_bundled_rnn_loads_traces_and_greedy_decodes_the_issue_sentence():
     torch.set_num_threads(1)
     loaded = transformer_core.load("ko-en-rnn-attention")
     assert isinstance(loaded.model, RNNTranslator) and loaded.architecture == "rnn-attention"
-    assert (BUNDLED / "model.safetensors").stat().st_size <= 10 * 2**20
+    assert (BUNDLED / "model.safetensors").stat().st_size <= 50e6  # the teaching translators' budget (issue 27)
     result = trace_text(loaded, "고양이가 공원에서 생선을 먹었다.")
     assert result.output_text.strip()
     weights = result.trace["rnn.attn.weights"][0]  # [T, S]

@@ -129,8 +129,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="how --head-importance switches a head off")
     parser.add_argument("--max-rows", type=int, default=256, help="batch rows per pass for --head-importance")
     parser.add_argument("--calibrate-notice", action="store_true",
-                        help="the confidence below which the pages say the model is unsure: the 4th percentile "
-                             "of its confidence on --n held-out sentences (default 600); written to config.json")
+                        help="the confidence below which the pages say the model is unsure: the 2nd percentile "
+                             "of its confidence on --n held-out sentences (default 1,000); written to config.json")
     args = parser.parse_args(argv)
     loaded = load(Path(args.model) if Path(args.model).is_dir() else args.model)
     try:
@@ -151,9 +151,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def calibrate_notice_main(loaded: LoadedModel, args) -> int:
     """--calibrate-notice: config.json's "notice_min_probability" (inference/report.py)."""
-    from transformer_core.inference.report import NOTICE_QUANTILE, calibrate_min_probability
+    from transformer_core.inference.report import NOTICE_QUANTILE, NOTICE_SENTENCES, calibrate_min_probability
 
-    n = args.n or 600
+    n = args.n or NOTICE_SENTENCES
     seed = args.seed or 4242
     threshold, values = calibrate_min_probability(loaded, n, seed)
     result = {"notice_min_probability": round(threshold, 4), "n": len(values), "seed": seed,

@@ -12,10 +12,10 @@ Either way the output is a guess, and the pages say so before the output, naming
 
 A third signal needs no grammar: the model's own confidence, the smallest probability it gave a token of its
 output in the recorded forward. Below a threshold calibrated per model on held-out sentences of its grammar
-(`calibrate_min_probability`, stored as config.json's "notice_min_probability", chosen so that it fires on 4 %
+(`calibrate_min_probability`, stored as config.json's "notice_min_probability", chosen so that it fires on 2 %
 of them), the pages say the model is unsure. It catches wrong outputs of sentences whose words and construction
-the grammar knows (the bundled learner4 model, everyday benchmark: the recogniser alone 79.7 % of wrong
-translations, with the confidence 87.4 %; docs/models.md).
+the grammar knows (the bundled learner5 model, everyday benchmark: the recogniser and unknown words alone 72.0 %
+of wrong translations, with the confidence 87.9 %; docs/models.md).
 
     from transformer_core.inference.report import translation_report
     translation_report(transformer_core.load("ko-en-toy"), "나는 피자를 먹고 싶다.")
@@ -146,10 +146,14 @@ def translation_report(loaded, text: str) -> dict:
             "grammar": report.grammar, "confidence": report.confidence, "low_confidence": report.low_confidence}
 
 
-NOTICE_QUANTILE = 0.04  # the share of held-out in-grammar sentences the confidence check fires on (goal: <= 5 %)
+# The share of held-out in-grammar sentences the confidence check fires on; the recogniser adds its own ~1 % and
+# the issue's goal for the whole notice is <= 5 %. Not 4 %: the learner5 model's confidences crowd just under 0.9
+# (label smoothing 0.1), so the 4th percentile of 600 sentences (0.8518) had 5.1 % of 1,000 others below it.
+NOTICE_QUANTILE = 0.02
+NOTICE_SENTENCES = 1000  # held-out sentences the percentile is taken over
 
 
-def calibrate_min_probability(loaded, n: int = 600, seed: int = 4242,
+def calibrate_min_probability(loaded, n: int = NOTICE_SENTENCES, seed: int = 4242,
                               quantile: float = NOTICE_QUANTILE) -> tuple[float, list[float]]:
     """The threshold below which `loaded` is unsure: the `quantile` of output_confidence over `n` held-out
     sentences of its own grammar (never trained on); returns it with the n confidences."""
@@ -166,5 +170,5 @@ def calibrate_min_probability(loaded, n: int = 600, seed: int = 4242,
     return float(np.quantile(values, quantile)), values
 
 
-__all__ = ["NOTICE_QUANTILE", "OutsideReport", "asdict", "calibrate_min_probability", "output_confidence",
-           "outside_report", "recogniser_grammar", "translation_report"]
+__all__ = ["NOTICE_QUANTILE", "NOTICE_SENTENCES", "OutsideReport", "asdict", "calibrate_min_probability",
+           "output_confidence", "outside_report", "recogniser_grammar", "translation_report"]
