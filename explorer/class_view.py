@@ -18,6 +18,7 @@ import time
 import streamlit as st
 
 from explorer import live_class as lc
+from explorer.run_timing import timed
 from explorer.state import UrlState, settings, text, tr
 from transformer_core.store import StoreFull, StoreUnavailable, store_from_env
 
@@ -331,6 +332,12 @@ def follow_poll() -> None:
     """A following phone: read the class's version each second; while it differs from the version the page
     last rendered, rerun the page (the new step, sentence, model, reveal or end), asking again every
     RERUN_RETRY_S if a rerun never came. A heartbeat every HEARTBEAT_S keeps the phone counted."""
+    with timed("class.poll"):
+        poll_class()
+
+
+def poll_class() -> None:
+    """The body of one poll (follow_poll)."""
     follow = following()
     if not follow:
         # This run's callbacks took the phone out of the class (its own pace): a fragment run does not redraw

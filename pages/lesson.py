@@ -21,6 +21,7 @@ from explorer.figures.figures import plot_config
 from explorer.frame import ensure_frame
 from explorer.i18n import md_escape
 from explorer.lesson_service import shared_qr_png, shared_step_view
+from explorer.run_timing import timed
 from explorer.services import current_view
 from explorer.state import UrlState, flag, integer, lang, settings, tr
 from explorer.widgets import chart
@@ -218,9 +219,10 @@ def equation(view: lesson.StepView) -> None:
 # elements above the follower bar could shift it, phones' polls ticked under ids the server no longer knew ("The
 # fragment with id ... does not exist anymore": 12 times in a 12-phone benchmark run, 0 with this slot).
 follow_slot = st.container()
-class_view.join_from_url()
-st.session_state.pop(class_view.QUESTION, None)  # set again below while a question waits for the reveal
-in_class = class_view.class_state_for_page()
+with timed("lesson.class_state"):
+    class_view.join_from_url()
+    st.session_state.pop(class_view.QUESTION, None)  # set again below while a question waits for the reveal
+    in_class = class_view.class_state_for_page()
 if in_class is not None:  # a following phone shows the class's step
     st.session_state[STEP_STATE] = lesson.parse_step(in_class.step, len(STEPS))
     if (in_class.text, in_class.model) != (settings().text, settings().model):
@@ -228,26 +230,32 @@ if in_class is not None:  # a following phone shows the class's step
 present = present_mode() and in_class is None
 number = current_step()
 step = STEPS[number - 1]
-st.html(lesson.page_css(present))
+with timed("lesson.top"):
+    st.html(lesson.page_css(present))
 
-top_left, top_right = st.columns([3, 2], vertical_alignment="bottom")
-if not present and in_class is None:  # a following phone opens at the class, not at the page's introduction
-    with top_left:
-        st.title(tr("lesson.page_title"))
-        st.caption(tr("lesson.intro"))
-with top_right:
-    if in_class is None:  # a following phone shows the class, not a projector
+# A following phone has no top row: it opens at the class, not at the page's introduction, shows no projector
+# toggle and holds no class of its own. Every element costs each of a class's 30 phones a message on every step
+# change (docs/serving.md, "Where the server's answer went"), so it sends none of the row's empty blocks.
+class_slot = None
+if in_class is None:
+    top_left, top_right = st.columns([3, 2], vertical_alignment="bottom")
+    if not present:
+        with top_left:
+            st.title(tr("lesson.page_title"))
+            st.caption(tr("lesson.intro"))
+    with top_right:
         st.toggle(tr("lesson.present"), value=present, key="lesson_present_toggle", on_change=on_present,
                   help=tr("lesson.present_help"))
-    class_slot = st.container()
+        class_slot = st.container()
 
-view_now = current_view()
+with timed("lesson.current_view"):
+    view_now = current_view()
 write_url(number, present)
 keyboard(present)
 class_view.sync_teacher(number)
 class_view.notice()  # under the top row: the teacher's counts (a polling fragment in class_slot) keep their place
 if in_class is not None or st.session_state.get(class_view.FOLLOW):
-    with follow_slot:
+    with follow_slot, timed("lesson.follower_bar"):
         class_view.follower_bar(in_class.code if in_class is not None else "")
 class_qkey = None
 if view_now is not None:
@@ -273,8 +281,9 @@ if view_now is not None:
     else:
         # built once per server for every session on this sentence, model, step and language (30 phones of a class
         # on one step pay for it once); read-only here
-        view = shared_step_view(view_now.traced, view_now.loaded, view_now.settings.text, step, code,
-                                compact=present)
+        with timed("lesson.step_view"):
+            view = shared_step_view(view_now.traced, view_now.loaded, view_now.settings.text, step, code,
+                                    compact=present)
         heading = f"{tr('lesson.step_of', n=number, total=len(STEPS))} · {view.title}"
         # Everything slow is made before the first element of the step goes out, and the figure column is
         # written first: the new step's title never shows over the old step's figure (the projector flashed it
@@ -286,7 +295,7 @@ if view_now is not None:
         # projector: text | figure side by side on one screen; otherwise (phones) one column: text, figure, buttons
         text_col, fig_col = st.columns([1, 1]) if present else (st.container(), st.container())
         foot = text_col if present else st.container()
-        with fig_col:
+        with fig_col, timed("lesson.figure_column"):
             if revealed:
                 figure_block(view, fig, present)
                 if present:
@@ -297,13 +306,14 @@ if view_now is not None:
                 qr_block(number, 280)
             if present:  # under the figure, not under both columns: the text column may fill the screen
                 st.caption(tr("lesson.keys"))
-        with text_col:
+        with text_col, timed("lesson.text_column"):
             if corner_qr is not None:
                 head_left, head_right = st.columns([4, 1])
                 head_left.subheader(heading)
                 head_right.image(corner_qr, width=120)
             else:
-                st.subheader(heading)
+                with timed("lesson.title"):
+                    st.subheader(heading)
             if view.focus:
                 st.caption(view.focus)
             if view.question is not None:
@@ -314,20 +324,21 @@ if view_now is not None:
                 st.info(tr("lesson.skipped", steps=", ".join(str(s.number) for s in skipped)))
             if revealed and not present:
                 equation(view)
-        with foot:
+        with foot, timed("lesson.foot"):
             if not present:
                 nav_buttons(number, has_decoder)
             st.page_link(step.page, label=tr("lesson.more", page=tr(view.page_title_key)),
                          icon=":material/open_in_new:")
     if present and not lesson.available(step, has_decoder):
         st.caption(tr("lesson.keys"))
-    elif not present:
-        with st.expander(tr("lesson.join"), icon=":material/qr_code_2:"):
+    elif not present and in_class is None:  # a following phone is in the class already: no link to open it
+        with st.expander(tr("lesson.join"), icon=":material/qr_code_2:"), timed("lesson.join_qr"):
             qr_block(number, 260)
         class_view.join_box()
-with class_slot:
-    class_view.teacher_panel(class_qkey, present)
-    class_view.start_button(number)
+if class_slot is not None:
+    with class_slot, timed("lesson.class_panel"):
+        class_view.teacher_panel(class_qkey, present)
+        class_view.start_button(number)
 if not present and st.session_state.get(SHOWN_STATE, number) != number:
     # a new step (Next, Previous, the class moved): open it at its title, not where the last one was scrolled
     st.html(lesson.scroll_to_step_script(tr("lesson.step_of", n=number, total=len(STEPS)), number),

@@ -17,6 +17,7 @@ import pytest
 import transformer_core as core
 from explorer import lesson_service
 from explorer.figures import lesson
+from explorer.i18n import t
 from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -31,6 +32,7 @@ MODEL = "ko-en-toy"
 TEXT = "고양이가 공원에서 생선을 먹었다."
 PHONES = 3
 CODE = re.compile(r"\b([A-HJ-NP-Z2-9]{6})\b")
+JOIN = t("lesson.join", "ko")  # the expander with the link (and QR code) that opens this lesson on a phone
 
 if MODEL not in {info.name for info in core.list_models() if info.available}:
     pytest.skip(f"{MODEL} is not available", allow_module_level=True)
@@ -159,6 +161,11 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
             phone.wait_for_function("() => window.__lessonScrolledTo === 2", timeout=30_000)
             assert 0 <= heading_top(phone, 2) < 844 - 40
             no_exception(phone)
+            # a following phone is in the class already: no link or QR code to open the lesson on a phone (each
+            # element is a message to every phone on every step change), no projector toggle
+            assert phone.locator("[data-testid=stExpander]").filter(has_text=JOIN).count() == 0
+            assert phone.locator("[data-testid=stImage]").count() == 0
+            assert phone.locator(".st-key-lesson_present_toggle").count() == 0
 
         # a phone goes its own pace: its Next moves only itself; then it rejoins
         phones[0].locator(".st-key-lesson_next button").first.click()
@@ -181,6 +188,7 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
         wait_text(stranger, "[data-testid=stMain]", "그런 수업 코드가 없습니다", timeout=90_000)
         shows_step(stranger, 1)
         assert stranger.locator(".st-key-class_follower_bar").count() == 0
+        sync_api.expect(stranger.locator("[data-testid=stExpander]").filter(has_text=JOIN)).to_have_count(1)
 
         # End class: every phone is told and keeps the ordinary lesson
         teacher.locator(".st-key-class_end button").first.click()
@@ -190,6 +198,7 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
             wait_text(phone, "[data-testid=stMain]", "이 실시간 수업은 끝났습니다", timeout=60_000)
             shows_step(phone, 2)
             phone.wait_for_function("() => !new URLSearchParams(location.search).has('class')", timeout=30_000)
+            sync_api.expect(phone.locator("[data-testid=stExpander]").filter(has_text=JOIN)).to_have_count(1)
             no_exception(phone)
 
         # the ended code: a clear message and the ordinary lesson
