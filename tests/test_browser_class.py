@@ -7,6 +7,7 @@ Screenshots: docs/screenshots/class_teacher.png and class_phone.png."""
 
 from __future__ import annotations
 
+import base64
 import re
 from functools import cache
 from pathlib import Path
@@ -85,6 +86,31 @@ def pick(page, question: lesson.Question, index: int) -> None:
     wait_text(page, f".st-key-lesson_question_{question.id}", rf"전해진 답: {re.escape(label)}\.", timeout=90_000)
 
 
+class MessageLog:
+    """The kinds of the messages a page receives from the server over its websocket (Chromium's DevTools network
+    log, each frame decoded as Streamlit's ForwardMsg): "navigation" comes with every run of the whole app (app.py's
+    st.navigation), never with a fragment's run alone."""
+
+    def __init__(self, page) -> None:
+        self.kinds: list[str] = []
+        session = page.context.new_cdp_session(page)
+        session.on("Network.webSocketFrameReceived", self._received)
+        session.send("Network.enable")
+
+    def _received(self, event: dict) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        frame = event["response"]
+        if frame.get("opcode") != 2:
+            return
+        message = ForwardMsg()
+        message.ParseFromString(base64.b64decode(frame["payloadData"]))
+        kind = message.WhichOneof("type")
+        if kind == "delta" and message.delta.WhichOneof("type") == "new_element":
+            kind = f"delta.{message.delta.new_element.WhichOneof('type')}"
+        self.kinds.append(kind)
+
+
 def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool) -> None:
     question = first_question()
     right = min(question.answer)
@@ -154,6 +180,7 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
 
         # the teacher moves: every phone follows and opens at the new step's title
         teacher.wait_for_function("() => window.__lessonKeys === true", timeout=30_000)
+        messages = MessageLog(phones[1])
         teacher.keyboard.press("ArrowRight")
         shows_step(teacher, 2)
         for phone in phones:
@@ -166,6 +193,10 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
             assert phone.locator("[data-testid=stExpander]").filter(has_text=JOIN).count() == 0
             assert phone.locator("[data-testid=stImage]").count() == 0
             assert phone.locator(".st-key-lesson_present_toggle").count() == 0
+        # ... each by a run of the step's fragment alone (the poll asks for it): no run of the whole app, whose
+        # sidebar, navigation and follower bar would go to every phone of the class again (docs/serving.md)
+        assert "delta.heading" in messages.kinds, messages.kinds
+        assert "navigation" not in messages.kinds, messages.kinds
 
         # a phone goes its own pace: its Next moves only itself; then it rejoins
         phones[0].locator(".st-key-lesson_next button").first.click()
