@@ -4,7 +4,8 @@ opens the same sentence and step on a phone. The steps, figures and answers come
 explorer/figures/lesson/; this page only lays them out.
 
 A live class (explorer/class_view.py, rules in explorer/live_class.py): the teacher starts one here; phones on
-`/lesson?class=CODE` follow its step, sentence and model and answer its questions together.
+`/lesson?class=CODE` follow its step, sentence and model and answer its questions together. On a following phone
+the step is a fragment (class_step) that the class's poll reruns alone when only the step or a reveal changed.
 
 URL: `step` (1-based), `present=1` and `class` live in the query next to the sidebar's text/model/lang.
 """
