@@ -13,6 +13,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before transformers is imported 
 import streamlit as st
 
 from explorer.frame import FRAME
+from explorer.run_timing import timed
 from explorer.services import limit_torch_threads
 from explorer.state import sync_shared_indices, tr
 from explorer.widgets import render_sidebar
@@ -46,7 +47,8 @@ SECTIONS: dict[str, list[tuple[str, str, str, str | None]]] = {
 }
 PAGES = [page for pages in SECTIONS.values() for page in pages]
 
-render_sidebar()
+with timed("app.sidebar"):
+    render_sidebar()
 sync_shared_indices()
 sections = {
     tr(section): [st.Page(path, title=tr(title), icon=icon, url_path=url, default=url is None)
@@ -56,6 +58,7 @@ sections = {
 navigation = st.navigation(sections, position="top")
 FRAME.active = True  # tells ensure_frame() this page runs inside the frame
 try:
-    navigation.run()
+    with timed("app.page"):
+        navigation.run()
 finally:
     FRAME.active = False

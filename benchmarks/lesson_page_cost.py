@@ -79,7 +79,7 @@ def empty_caches() -> None:
     from explorer import lesson_service
 
     lesson_service.STEP_VIEWS.clear()
-    lesson_service.shared_qr_png.cache_clear()
+    lesson_service.QR_PNGS.clear()
 
 
 def measure(phones: int, steps: list[int], model: str) -> dict:

@@ -18,6 +18,7 @@ import time
 import streamlit as st
 
 from explorer import live_class as lc
+from explorer.run_timing import timed
 from explorer.state import UrlState, settings, text, tr
 from transformer_core.store import StoreFull, StoreUnavailable, store_from_env
 
@@ -25,6 +26,7 @@ TEACHER, FOLLOW, ME, NOTICE = "_class_teacher", "_class_follow", "_class_me", "_
 ENDED = "_class_ended"  # why this phone stopped following (class.error.ended / .unknown): shown until it joins again
 QUESTION = "_class_question"  # (qkey, widget key, options, multi) of the question a following phone shows now
 JOINED_CODE = "_class_joined_from_url"
+STEP_FRAGMENT = "lesson_class_step"  # the key of /lesson's fragment that shows a following phone's step
 POLL_S = 1.0  # a phone reads the class's version this often (one small read); p95 follow target: 2 s
 HEARTBEAT_S = 10.0  # a following phone says it is still there this often
 RERUN_RETRY_S = 3.0  # a poll's rerun that did not come (the page did not render the new version) is asked again
@@ -331,6 +333,12 @@ def follow_poll() -> None:
     """A following phone: read the class's version each second; while it differs from the version the page
     last rendered, rerun the page (the new step, sentence, model, reveal or end), asking again every
     RERUN_RETRY_S if a rerun never came. A heartbeat every HEARTBEAT_S keeps the phone counted."""
+    with timed("class.poll"):
+        poll_class()
+
+
+def poll_class() -> None:
+    """The body of one poll (follow_poll)."""
     follow = following()
     if not follow:
         # This run's callbacks took the phone out of the class (its own pace): a fragment run does not redraw
@@ -349,11 +357,48 @@ def follow_poll() -> None:
     finally:
         st.html(f"<span class='class-poll-beat' data-beat='{time.monotonic():.3f}' hidden></span>")  # watchdog
     if lc.poll_should_rerun(version, follow.get("version"), follow.get("asked"), now, RERUN_RETRY_S):
+        retry = (follow.get("asked") or (None,))[0] == version  # the last ask for this version brought no run
         follow["asked"] = (version, now)
+        if not retry and same_sentence_as_class(follow) and rerun_fragment(STEP_FRAGMENT):
+            return  # only the step reruns: a page run costs the server about twice as much per phone
         apply_class_state_now()
         st.rerun()
     if unsent_answer():
         st.rerun()  # the page shows the answer as sent
+
+
+def same_sentence_as_class(follow: dict) -> bool:
+    """Whether the class (open) shows this session's sentence and model: then a change is one of step or reveals,
+    which the page's class_step fragment shows alone."""
+    try:
+        state = live_classes().state(follow["code"])
+    except ERRORS:
+        return False
+    current = settings()
+    return state is not None and not state.ended and (state.text, state.model) == (current.text, current.model)
+
+
+def rerun_fragment(key: str) -> bool:
+    """From a fragment's body: ask Streamlit to rerun only the fragment named `key` (`st.fragment(key=...)`) next,
+    not the whole app; True if asked (the caller then ends its run), False if it could not be (no such fragment
+    registered, another Streamlit: the caller reruns the whole app). Streamlit 1.67's st.rerun(scope=key) does this
+    from a widget callback only, and refuses it in a fragment's body (it would end the run in progress: here that
+    is what the poll wants); these are its steps, through Streamlit's internals."""
+    try:
+        from streamlit.commands.execution_control import _force_yield_point
+        from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+        from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+        ctx = get_script_run_ctx()
+        rerun = RerunData(query_string=ctx.query_string, page_script_hash=ctx.page_script_hash,
+                          fragment_id_queue=ctx.fragment_storage.resolve_target(key), is_fragment_scoped_rerun=True,
+                          cached_message_hashes=ctx.cached_message_hashes, context_info=ctx.context_info)
+    except Exception:  # any failure here: the whole app reruns, as before
+        return False
+    if not ctx.script_requests.request_rerun(rerun):
+        return False
+    _force_yield_point()  # the script runner takes the request here (or when this run ends)
+    return True
 
 
 def follower_bar(code: str) -> None:

@@ -5,7 +5,6 @@ builders in explorer/figures/lesson/ only read the values they are given. No Str
 from __future__ import annotations
 
 import weakref
-from functools import lru_cache
 
 from explorer.cache import BoundedCache
 from explorer.figures.lesson import LessonData, LessonStep, StepView, build_step, qr_png
@@ -49,6 +48,7 @@ STEP_VIEW_CACHE_ENTRIES = 128
 # A toy model's step view is a few kB to ~100 kB of figure data; a 512-token paper-base heads grid is ~16 MB.
 STEP_VIEW_CACHE_BYTES = 64 * 2**20
 QR_CACHE_ENTRIES = 64  # PNGs of a few kB each: one per (join URL, scale)
+QR_CACHE_BYTES = 4 * 2**20
 
 
 def _figure_bytes(value: object) -> int:
@@ -98,8 +98,12 @@ def shared_step_view(traced, loaded, text: str, step: LessonStep, lang: str, com
     return view
 
 
-@lru_cache(maxsize=QR_CACHE_ENTRIES)
+# Not functools.lru_cache: it lets every caller that misses compute, and the sessions that open a new step together
+# (a class's phones, within one poll period) all missed at once and each made the same PNG (~20 ms of CPU apiece).
+QR_PNGS: BoundedCache[bytes] = BoundedCache(QR_CACHE_ENTRIES, QR_CACHE_BYTES, len)
+
+
 def shared_qr_png(url: str, scale: int = 8) -> bytes:
-    """`url`'s QR code as PNG bytes (lesson.qr_png), made once per server: every phone of a class on one step
-    shows the same join link (bytes: immutable, safe to share)."""
-    return qr_png(url, scale=scale)
+    """`url`'s QR code as PNG bytes (lesson.qr_png), made once per server, by one session while any others that
+    ask for it meanwhile wait: every phone on one step shows the same join link (bytes: immutable, safe to share)."""
+    return QR_PNGS.get_or_compute((url, scale), lambda: qr_png(url, scale=scale))

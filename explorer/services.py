@@ -10,6 +10,7 @@ model side; they ask here and get a Trace (read-only) or numpy arrays back.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -86,15 +87,26 @@ def get_trace(name: str, text: str, device: str) -> DeviceTrace:
     return get_decoded_trace(name, text, device, DecodingSettings())
 
 
+def trace_key(name: str, text: str, device: str, decoding: DecodingSettings) -> tuple:
+    """The shared trace cache's key (greedy decoding shares get_trace's entry)."""
+    return (name, text, device) if decoding == DecodingSettings() else (name, text, device, decoding)
+
+
 def get_decoded_trace(name: str, text: str, device: str, decoding: DecodingSettings) -> DeviceTrace:
     """Like get_trace, for any decoding strategy: the core generates with `decoding`, then ONE recorded
     teacher-forced pass runs over that output. Same shared cache, keyed by the strategy's settings
     (greedy shares get_trace's entry)."""
 
-    bar = st.empty()  # generation can run to input length + 50 steps (untrained paper-base): show how far
+    # Generation can run to input length + 50 steps (untrained paper-base): a bar shows how far. Made on the first
+    # step of a generation only, not on every run: a cached trace (nearly every run) sends no element for it (two
+    # messages per run saved, for each of a live class's phones on each step change).
+    bar = None
 
     def progress(step: int, limit: int) -> None:
+        nonlocal bar
         if step == 1 or step % 16 == 0:
+            if bar is None:
+                bar = st.empty()
             bar.progress(step / max(limit, 1), text=tr("gen.progress", step=step, limit=limit))
 
     def trace_on(target: str) -> core.TextTrace:
@@ -105,11 +117,12 @@ def get_decoded_trace(name: str, text: str, device: str, decoding: DecodingSetti
         traced, used, notice = run_with_cpu_fallback(trace_on, device)
         return DeviceTrace(traced, used, notice)
 
-    key = (name, text, device) if decoding == DecodingSettings() else (name, text, device, decoding)
+    key = trace_key(name, text, device, decoding)
     try:
         return trace_cache().get_or_compute(key, compute)
     finally:
-        bar.empty()
+        if bar is not None:
+            bar.empty()
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -196,8 +209,12 @@ def current_view(show_notices: bool = True, model: str | None = None,
         st.info(tr("msg.empty_text"))
         return None
     try:
-        with st.spinner(tr("msg.tracing")):
-            cached = get_decoded_trace(current.model, current.text, current.device, decoding or DecodingSettings())
+        decoding = decoding or DecodingSettings()
+        # The spinner only where a forward pass may run: on a cached trace (nearly every run) it still sent a message
+        # and started a timer thread, on every run of every page.
+        ready = trace_key(current.model, current.text, current.device, decoding) in trace_cache()
+        with contextlib.nullcontext() if ready else st.spinner(tr("msg.tracing")):
+            cached = get_decoded_trace(current.model, current.text, current.device, decoding)
         loaded = get_model(current.model, cached.device)  # the device the trace really ran on
     except core.ModelUnavailableError as exc:
         st.error(tr("msg.model_unavailable", name=current.model, reason=str(exc)))

@@ -4,7 +4,8 @@ opens the same sentence and step on a phone. The steps, figures and answers come
 explorer/figures/lesson/; this page only lays them out.
 
 A live class (explorer/class_view.py, rules in explorer/live_class.py): the teacher starts one here; phones on
-`/lesson?class=CODE` follow its step, sentence and model and answer its questions together.
+`/lesson?class=CODE` follow its step, sentence and model and answer its questions together. On a following phone
+the step is a fragment (class_step) that the class's poll reruns alone when only the step or a reveal changed.
 
 URL: `step` (1-based), `present=1` and `class` live in the query next to the sidebar's text/model/lang.
 """
@@ -21,6 +22,7 @@ from explorer.figures.figures import plot_config
 from explorer.frame import ensure_frame
 from explorer.i18n import md_escape
 from explorer.lesson_service import shared_qr_png, shared_step_view
+from explorer.run_timing import timed
 from explorer.services import current_view
 from explorer.state import UrlState, flag, integer, lang, settings, tr
 from explorer.widgets import chart
@@ -43,9 +45,12 @@ def current_step() -> int:
 
 
 def go_to(number: int) -> None:
+    was_following = class_view.following() is not None
     class_view.leave()  # a following phone's own Next/Previous: its own pace from here (the class stays)
     st.session_state[STEP_STATE] = number
     st.session_state["lesson_jump"] = number
+    if was_following:
+        st.rerun()  # the whole page, not only the class's step (a fragment): the follower bar says "own pace"
 
 
 def on_jump() -> None:
@@ -212,125 +217,182 @@ def equation(view: lesson.StepView) -> None:
 
 
 # ------------------------------------------------------------------------------------------------
+# The step, and a following phone's step
+
+def step_body(view_now, number: int, present: bool, in_class: live_class.ClassState | None, top_left) -> str | None:
+    """The step itself (title, question, figure, text, buttons) for the sidebar's sentence and model; returns the
+    key of the question it asks, if any (the teacher's panel counts its answers). `top_left`: the top row's left
+    column (the projector's buttons go there)."""
+    step = STEPS[number - 1]
+    class_qkey = None
+    if view_now is not None:
+        has_decoder = view_now.traced.has_decoder
+        if present:  # projector: the buttons on top, always on screen (the arrow keys press them)
+            with top_left:
+                nav_buttons(number, has_decoder)
+        code = lang()
+        sig = signature()
+        if "lesson_jump" not in st.session_state or st.session_state["lesson_jump"] != number:
+            st.session_state["lesson_jump"] = number
+        titles = {s.number: f"{s.number}. {tr(f'lesson.{s.id}.title')}" for s in STEPS}
+        if not present and in_class is None:  # a following phone goes where the class goes (own pace: then jump)
+            st.selectbox(tr("lesson.jump"), [s.number for s in STEPS],
+                         format_func=titles.get, key="lesson_jump", on_change=on_jump)
+        skipped = lesson.skipped_steps(has_decoder, STEPS)
+
+        if not lesson.available(step, has_decoder):
+            st.subheader(f"{tr('lesson.step_of', n=number, total=len(STEPS))} · {tr(f'lesson.{step.id}.title')}")
+            st.info(tr("lesson.absent", name=view_now.loaded.name))
+            if not present:
+                nav_buttons(number, has_decoder)
+        else:
+            # built once per server for every session on this sentence, model, step and language (30 phones of a class
+            # on one step pay for it once); read-only here
+            with timed("lesson.step_view"):
+                view = shared_step_view(view_now.traced, view_now.loaded, view_now.settings.text, step, code,
+                                        compact=present)
+            heading = f"{tr('lesson.step_of', n=number, total=len(STEPS))} · {view.title}"
+            # Everything slow is made before the first element of the step goes out, and the figure column is
+            # written first: the new step's title never shows over the old step's figure (the projector flashed it
+            # for 1-2 s while the rest of the run went on; the old figure stayed "stale" on screen meanwhile).
+            revealed = view.question is None or is_revealed(view.question, sig, number, in_class)
+            fig = view.figure if not present or view.figure is None else \
+                lesson.projector_figure(view.figure, lesson.projector_height_budget(view.latex))
+            corner_qr = shared_qr_png(join_link(number)[0], scale=4) if present and number != 1 else None
+            # projector: text | figure side by side on one screen; otherwise (phones) one column: text, figure, buttons
+            text_col, fig_col = st.columns([1, 1]) if present else (st.container(), st.container())
+            foot = text_col if present else st.container()
+            with fig_col, timed("lesson.figure_column"):
+                if revealed:
+                    figure_block(view, fig, present)
+                    if present:
+                        equation(view)
+                else:
+                    st.empty()  # takes the old figure's place at once
+                if present and number == 1:
+                    qr_block(number, 280)
+                if present:  # under the figure, not under both columns: the text column may fill the screen
+                    st.caption(tr("lesson.keys"))
+            with text_col, timed("lesson.text_column"):
+                if corner_qr is not None:
+                    head_left, head_right = st.columns([4, 1])
+                    head_left.subheader(heading)
+                    head_right.image(corner_qr, width=120)
+                else:
+                    with timed("lesson.title"):
+                        st.subheader(heading)
+                if view.focus:
+                    st.caption(view.focus)
+                if view.question is not None:
+                    class_qkey = live_class.question_key(number, view.question.id, sig)
+                    revealed = question_block(view.question, sig, number, in_class)
+                explanation(view, revealed)
+                if skipped and step.id == "encoder_layer":
+                    st.info(tr("lesson.skipped", steps=", ".join(str(s.number) for s in skipped)))
+                if revealed and not present:
+                    equation(view)
+            with foot, timed("lesson.foot"):
+                if not present:
+                    nav_buttons(number, has_decoder)
+                st.page_link(step.page, label=tr("lesson.more", page=tr(view.page_title_key)),
+                             icon=":material/open_in_new:")
+        if present and not lesson.available(step, has_decoder):
+            st.caption(tr("lesson.keys"))
+        elif not present and in_class is None:  # a following phone is in the class already: no link to open it
+            with st.expander(tr("lesson.join"), icon=":material/qr_code_2:"), timed("lesson.join_qr"):
+                qr_block(number, 260)
+            class_view.join_box()
+    if not present and st.session_state.get(SHOWN_STATE, number) != number:
+        # a new step (Next, Previous, the class moved): open it at its title, not where the last one was scrolled
+        st.html(lesson.scroll_to_step_script(tr("lesson.step_of", n=number, total=len(STEPS)), number),
+                unsafe_allow_javascript=True)
+    st.session_state[SHOWN_STATE] = number
+    return class_qkey
+
+
+# Set by the page run just before it calls class_step(): a run of class_step() without it is a run of the fragment
+# alone (the poll asked for it), which must read the class itself (its arguments would be the last page run's).
+PAGE_RUN = "_lesson_page_run"
+
+
+@st.fragment(key=class_view.STEP_FRAGMENT)
+def class_step() -> None:
+    """A following phone's step, as a fragment: when the class moves to another step (or reveals an answer), the
+    poll (class_view.follow_poll) reruns only this, not the whole app: no sidebar, navigation or follower bar is
+    sent again to every phone of the class (docs/serving.md, "Where the server's answer went")."""
+    page_run = st.session_state.pop(PAGE_RUN, False)
+    if not page_run:
+        st.session_state.pop(class_view.QUESTION, None)
+    in_class = class_view.class_state_for_page()
+    if in_class is None:  # ended (or gone) since the page's own read
+        if not page_run:
+            st.rerun()  # the whole page says so and shows the ordinary lesson
+        return
+    if (in_class.text, in_class.model) != (settings().text, settings().model):
+        if not page_run:  # another sentence or model: the sidebar and the whole page follow
+            class_view.apply_class_state_now()
+            st.rerun()
+        st.session_state[class_view.FOLLOW]["version"] = None  # the poll takes the class's sentence next
+    st.session_state[STEP_STATE] = lesson.parse_step(in_class.step, len(STEPS))
+    number = current_step()
+    if not page_run:
+        write_url(number, False)
+    with timed("lesson.current_view"):
+        view_now = current_view()
+    step_body(view_now, number, False, in_class, None)
+
+
+# ------------------------------------------------------------------------------------------------
 # The page
 
 # First on the page, so its place never moves: a polling fragment's id is its place on the page. While one-off
 # elements above the follower bar could shift it, phones' polls ticked under ids the server no longer knew ("The
 # fragment with id ... does not exist anymore": 12 times in a 12-phone benchmark run, 0 with this slot).
 follow_slot = st.container()
-class_view.join_from_url()
-st.session_state.pop(class_view.QUESTION, None)  # set again below while a question waits for the reveal
-in_class = class_view.class_state_for_page()
-if in_class is not None:  # a following phone shows the class's step
+with timed("lesson.class_state"):
+    class_view.join_from_url()
+    st.session_state.pop(class_view.QUESTION, None)  # set again below while a question waits for the reveal
+    in_class = class_view.class_state_for_page()
+if in_class is not None:  # a following phone shows the class's step (class_step() below)
     st.session_state[STEP_STATE] = lesson.parse_step(in_class.step, len(STEPS))
-    if (in_class.text, in_class.model) != (settings().text, settings().model):
-        st.session_state[class_view.FOLLOW]["version"] = None  # the poll takes the class's sentence next
 present = present_mode() and in_class is None
 number = current_step()
-step = STEPS[number - 1]
-st.html(lesson.page_css(present))
+with timed("lesson.top"):
+    st.html(lesson.page_css(present))
 
-top_left, top_right = st.columns([3, 2], vertical_alignment="bottom")
-if not present and in_class is None:  # a following phone opens at the class, not at the page's introduction
-    with top_left:
-        st.title(tr("lesson.page_title"))
-        st.caption(tr("lesson.intro"))
-with top_right:
-    if in_class is None:  # a following phone shows the class, not a projector
+# A following phone has no top row: it opens at the class, not at the page's introduction, shows no projector
+# toggle and holds no class of its own. Every element costs each of a class's 30 phones a message on every step
+# change (docs/serving.md, "Where the server's answer went"), so it sends none of the row's empty blocks.
+class_slot = None
+if in_class is None:
+    top_left, top_right = st.columns([3, 2], vertical_alignment="bottom")
+    if not present:
+        with top_left:
+            st.title(tr("lesson.page_title"))
+            st.caption(tr("lesson.intro"))
+    with top_right:
         st.toggle(tr("lesson.present"), value=present, key="lesson_present_toggle", on_change=on_present,
                   help=tr("lesson.present_help"))
-    class_slot = st.container()
+        class_slot = st.container()
 
-view_now = current_view()
+view_now = None
+if in_class is None:  # a following phone's class_step() reads the trace itself
+    with timed("lesson.current_view"):
+        view_now = current_view()
 write_url(number, present)
 keyboard(present)
 class_view.sync_teacher(number)
 class_view.notice()  # under the top row: the teacher's counts (a polling fragment in class_slot) keep their place
 if in_class is not None or st.session_state.get(class_view.FOLLOW):
-    with follow_slot:
+    with follow_slot, timed("lesson.follower_bar"):
         class_view.follower_bar(in_class.code if in_class is not None else "")
 class_qkey = None
-if view_now is not None:
-    has_decoder = view_now.traced.has_decoder
-    if present:  # projector: the buttons on top, always on screen (the arrow keys press them)
-        with top_left:
-            nav_buttons(number, has_decoder)
-    code = lang()
-    sig = signature()
-    if "lesson_jump" not in st.session_state or st.session_state["lesson_jump"] != number:
-        st.session_state["lesson_jump"] = number
-    titles = {s.number: f"{s.number}. {tr(f'lesson.{s.id}.title')}" for s in STEPS}
-    if not present and in_class is None:  # a following phone goes where the class goes (own pace: then jump)
-        st.selectbox(tr("lesson.jump"), [s.number for s in STEPS],
-                     format_func=titles.get, key="lesson_jump", on_change=on_jump)
-    skipped = lesson.skipped_steps(has_decoder, STEPS)
-
-    if not lesson.available(step, has_decoder):
-        st.subheader(f"{tr('lesson.step_of', n=number, total=len(STEPS))} · {tr(f'lesson.{step.id}.title')}")
-        st.info(tr("lesson.absent", name=view_now.loaded.name))
-        if not present:
-            nav_buttons(number, has_decoder)
-    else:
-        # built once per server for every session on this sentence, model, step and language (30 phones of a class
-        # on one step pay for it once); read-only here
-        view = shared_step_view(view_now.traced, view_now.loaded, view_now.settings.text, step, code,
-                                compact=present)
-        heading = f"{tr('lesson.step_of', n=number, total=len(STEPS))} · {view.title}"
-        # Everything slow is made before the first element of the step goes out, and the figure column is
-        # written first: the new step's title never shows over the old step's figure (the projector flashed it
-        # for 1-2 s while the rest of the run went on; the old figure stayed "stale" on screen meanwhile).
-        revealed = view.question is None or is_revealed(view.question, sig, number, in_class)
-        fig = view.figure if not present or view.figure is None else \
-            lesson.projector_figure(view.figure, lesson.projector_height_budget(view.latex))
-        corner_qr = shared_qr_png(join_link(number)[0], scale=4) if present and number != 1 else None
-        # projector: text | figure side by side on one screen; otherwise (phones) one column: text, figure, buttons
-        text_col, fig_col = st.columns([1, 1]) if present else (st.container(), st.container())
-        foot = text_col if present else st.container()
-        with fig_col:
-            if revealed:
-                figure_block(view, fig, present)
-                if present:
-                    equation(view)
-            else:
-                st.empty()  # takes the old figure's place at once
-            if present and number == 1:
-                qr_block(number, 280)
-            if present:  # under the figure, not under both columns: the text column may fill the screen
-                st.caption(tr("lesson.keys"))
-        with text_col:
-            if corner_qr is not None:
-                head_left, head_right = st.columns([4, 1])
-                head_left.subheader(heading)
-                head_right.image(corner_qr, width=120)
-            else:
-                st.subheader(heading)
-            if view.focus:
-                st.caption(view.focus)
-            if view.question is not None:
-                class_qkey = live_class.question_key(number, view.question.id, sig)
-                revealed = question_block(view.question, sig, number, in_class)
-            explanation(view, revealed)
-            if skipped and step.id == "encoder_layer":
-                st.info(tr("lesson.skipped", steps=", ".join(str(s.number) for s in skipped)))
-            if revealed and not present:
-                equation(view)
-        with foot:
-            if not present:
-                nav_buttons(number, has_decoder)
-            st.page_link(step.page, label=tr("lesson.more", page=tr(view.page_title_key)),
-                         icon=":material/open_in_new:")
-    if present and not lesson.available(step, has_decoder):
-        st.caption(tr("lesson.keys"))
-    elif not present:
-        with st.expander(tr("lesson.join"), icon=":material/qr_code_2:"):
-            qr_block(number, 260)
-        class_view.join_box()
-with class_slot:
-    class_view.teacher_panel(class_qkey, present)
-    class_view.start_button(number)
-if not present and st.session_state.get(SHOWN_STATE, number) != number:
-    # a new step (Next, Previous, the class moved): open it at its title, not where the last one was scrolled
-    st.html(lesson.scroll_to_step_script(tr("lesson.step_of", n=number, total=len(STEPS)), number),
-            unsafe_allow_javascript=True)
-st.session_state[SHOWN_STATE] = number
-
+if in_class is not None:
+    st.session_state[PAGE_RUN] = True
+    class_step()
+else:
+    class_qkey = step_body(view_now, number, present, None, top_left if present else None)
+if class_slot is not None:
+    with class_slot, timed("lesson.class_panel"):
+        class_view.teacher_panel(class_qkey, present)
+        class_view.start_button(number)

@@ -7,6 +7,7 @@ Screenshots: docs/screenshots/class_teacher.png and class_phone.png."""
 
 from __future__ import annotations
 
+import base64
 import re
 from functools import cache
 from pathlib import Path
@@ -17,6 +18,7 @@ import pytest
 import transformer_core as core
 from explorer import lesson_service
 from explorer.figures import lesson
+from explorer.i18n import t
 from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -31,6 +33,7 @@ MODEL = "ko-en-toy"
 TEXT = "고양이가 공원에서 생선을 먹었다."
 PHONES = 3
 CODE = re.compile(r"\b([A-HJ-NP-Z2-9]{6})\b")
+JOIN = t("lesson.join", "ko")  # the expander with the link (and QR code) that opens this lesson on a phone
 
 if MODEL not in {info.name for info in core.list_models() if info.available}:
     pytest.skip(f"{MODEL} is not available", allow_module_level=True)
@@ -81,6 +84,31 @@ def pick(page, question: lesson.Question, index: int) -> None:
     pill.click()
     sync_api.expect(pill).to_have_attribute("aria-checked", "true", timeout=30_000)
     wait_text(page, f".st-key-lesson_question_{question.id}", rf"전해진 답: {re.escape(label)}\.", timeout=90_000)
+
+
+class MessageLog:
+    """The kinds of the messages a page receives from the server over its websocket (Chromium's DevTools network
+    log, each frame decoded as Streamlit's ForwardMsg): "navigation" comes with every run of the whole app (app.py's
+    st.navigation), never with a fragment's run alone."""
+
+    def __init__(self, page) -> None:
+        self.kinds: list[str] = []
+        session = page.context.new_cdp_session(page)
+        session.on("Network.webSocketFrameReceived", self._received)
+        session.send("Network.enable")
+
+    def _received(self, event: dict) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        frame = event["response"]
+        if frame.get("opcode") != 2:
+            return
+        message = ForwardMsg()
+        message.ParseFromString(base64.b64decode(frame["payloadData"]))
+        kind = message.WhichOneof("type")
+        if kind == "delta" and message.delta.WhichOneof("type") == "new_element":
+            kind = f"delta.{message.delta.new_element.WhichOneof('type')}"
+        self.kinds.append(kind)
 
 
 def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool) -> None:
@@ -152,6 +180,7 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
 
         # the teacher moves: every phone follows and opens at the new step's title
         teacher.wait_for_function("() => window.__lessonKeys === true", timeout=30_000)
+        messages = MessageLog(phones[1])
         teacher.keyboard.press("ArrowRight")
         shows_step(teacher, 2)
         for phone in phones:
@@ -159,6 +188,15 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
             phone.wait_for_function("() => window.__lessonScrolledTo === 2", timeout=30_000)
             assert 0 <= heading_top(phone, 2) < 844 - 40
             no_exception(phone)
+            # a following phone is in the class already: no link or QR code to open the lesson on a phone (each
+            # element is a message to every phone on every step change), no projector toggle
+            assert phone.locator("[data-testid=stExpander]").filter(has_text=JOIN).count() == 0
+            assert phone.locator("[data-testid=stImage]").count() == 0
+            assert phone.locator(".st-key-lesson_present_toggle").count() == 0
+        # ... each by a run of the step's fragment alone (the poll asks for it): no run of the whole app, whose
+        # sidebar, navigation and follower bar would go to every phone of the class again (docs/serving.md)
+        assert "delta.heading" in messages.kinds, messages.kinds
+        assert "navigation" not in messages.kinds, messages.kinds
 
         # a phone goes its own pace: its Next moves only itself; then it rejoins
         phones[0].locator(".st-key-lesson_next button").first.click()
@@ -181,6 +219,7 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
         wait_text(stranger, "[data-testid=stMain]", "그런 수업 코드가 없습니다", timeout=90_000)
         shows_step(stranger, 1)
         assert stranger.locator(".st-key-class_follower_bar").count() == 0
+        sync_api.expect(stranger.locator("[data-testid=stExpander]").filter(has_text=JOIN)).to_have_count(1)
 
         # End class: every phone is told and keeps the ordinary lesson
         teacher.locator(".st-key-class_end button").first.click()
@@ -190,6 +229,7 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
             wait_text(phone, "[data-testid=stMain]", "이 실시간 수업은 끝났습니다", timeout=60_000)
             shows_step(phone, 2)
             phone.wait_for_function("() => !new URLSearchParams(location.search).has('class')", timeout=30_000)
+            sync_api.expect(phone.locator("[data-testid=stExpander]").filter(has_text=JOIN)).to_have_count(1)
             no_exception(phone)
 
         # the ended code: a clear message and the ordinary lesson
@@ -216,3 +256,38 @@ def test_a_class_on_two_servers_sharing_redis(browser):
         with streamlit_server(env=env) as teacher_server, streamlit_server(env=env) as phone_server:
             assert teacher_server != phone_server
             walk_a_class(browser, teacher_server, phone_server, screenshots=False)
+
+
+def test_a_following_phone_takes_the_teachers_new_sentence_then_follows_the_next_step(browser):
+    """A new sentence is no step change: the phone's poll reruns the whole page (the sidebar takes the class's
+    sentence), and the next step change is again the step's fragment alone, on the new sentence."""
+    other_text = "학생이 책을 읽는다."
+    contexts = []
+    with streamlit_server(env={"TRANSFORMER_EXPLORER_REDIS_URL": ""}) as base:
+        try:
+            context, teacher = tab(browser, 1400, 900)
+            contexts.append(context)
+            teacher.goto(page_url(base, "lesson", model=MODEL, text=TEXT, step=1), timeout=90_000)
+            teacher.locator(".st-key-class_start button").first.click(timeout=90_000)
+            wait_text(teacher, ".st-key-class_teacher_panel", r"수업 코드: [A-Z2-9]{6}")
+            code = CODE.search(text_of(teacher, ".class-code")).group(1)
+            context, phone = tab(browser, 390, 844)
+            contexts.append(context)
+            phone.goto(page_url(base, "lesson", model=MODEL, text=TEXT, **{"class": code}), timeout=90_000)
+            wait_text(phone, ".st-key-class_follower_bar", code, timeout=90_000)
+            shows_step(phone, 1)
+            sentence = "[data-testid=stSidebar] [data-testid=stTextInput] input"
+            box = teacher.locator(sentence).first
+            box.fill(other_text)
+            box.press("Enter")
+            sync_api.expect(phone.locator(sentence).first).to_have_value(other_text, timeout=60_000)
+            messages = MessageLog(phone)
+            teacher.locator(".st-key-lesson_next button").first.click()
+            shows_step(phone, 2)
+            assert "delta.heading" in messages.kinds and "navigation" not in messages.kinds, messages.kinds
+            assert phone.locator(sentence).first.input_value() == other_text
+            no_exception(phone)
+            no_exception(teacher)
+        finally:
+            for context in contexts:
+                context.close()

@@ -73,6 +73,9 @@ def test_trace_cache_is_bounded_within_the_budget():
     assert (step_views.max_entries, step_views.max_bytes) == (lesson_service.STEP_VIEW_CACHE_ENTRIES,
                                                               lesson_service.STEP_VIEW_CACHE_BYTES)
     cache_bytes += step_views.max_bytes
+    qr_pngs = lesson_service.QR_PNGS  # the join links' QR codes, bounded in bytes since they left lru_cache
+    assert (qr_pngs.max_entries, qr_pngs.max_bytes) == (lesson_service.QR_CACHE_ENTRIES, lesson_service.QR_CACHE_BYTES)
+    cache_bytes += qr_pngs.max_bytes
     total = baseline + sum(models.values()) + cache_bytes
     print(f"\n[cache budget] entries {entries}, bytes {cache_bytes / 1e6:.0f} MB; models "
           + ", ".join(f"{n} {b / 1e6:.0f} MB" for n, b in models.items())

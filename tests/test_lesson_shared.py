@@ -4,6 +4,9 @@ run leaves the shared object as it found it (it is read-only: sessions must neve
 
 from __future__ import annotations
 
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -30,10 +33,10 @@ def model() -> core.LoadedModel:
 @pytest.fixture(autouse=True)
 def empty_caches():
     lesson_service.STEP_VIEWS.clear()
-    lesson_service.shared_qr_png.cache_clear()
+    lesson_service.QR_PNGS.clear()
     yield
     lesson_service.STEP_VIEWS.clear()
-    lesson_service.shared_qr_png.cache_clear()
+    lesson_service.QR_PNGS.clear()
 
 
 def snapshot(view: lesson.StepView) -> dict:
@@ -121,6 +124,32 @@ def test_the_shared_qr_code_is_the_fresh_one_and_one_object_per_url():
     assert lesson_service.shared_qr_png(url) is png
     assert lesson_service.shared_qr_png(url, scale=4) == lesson.qr_png(url, scale=4) != png
     assert lesson_service.shared_qr_png(url + "0") == lesson.qr_png(url + "0") != png
+
+
+def test_sessions_asking_together_for_a_new_qr_code_make_it_once(monkeypatch):
+    """A class's phones open a new step within one poll period and all ask for the same join link's PNG: the first
+    makes it, the others wait for it (functools.lru_cache let each one that missed make it again)."""
+    url = "http://192.168.0.7:8501/lesson?text=x&model=ko-en-toy&step=5"
+    made, real_qr_png = [], lesson.qr_png
+
+    def slow_counting_qr_png(asked: str, scale: int = 8) -> bytes:
+        made.append((asked, scale))
+        time.sleep(0.05)  # the sessions' requests overlap the making, as they do on a server
+        return real_qr_png(asked, scale=scale)
+
+    monkeypatch.setattr(lesson_service, "qr_png", slow_counting_qr_png)
+    sessions = 8
+    together = threading.Barrier(sessions)
+
+    def session(_: int) -> bytes:
+        together.wait()
+        return lesson_service.shared_qr_png(url)
+
+    with ThreadPoolExecutor(sessions) as pool:
+        pngs = list(pool.map(session, range(sessions)))
+    assert made == [(url, 8)]
+    assert all(png is pngs[0] for png in pngs)
+    assert pngs[0] == real_qr_png(url)
 
 
 streamlit_testing = pytest.importorskip("streamlit.testing.v1")
