@@ -2229,6 +2229,11 @@ class Learner5Grammar(Learner4Grammar):
         return self._assemble([subject.phrase, clause, predicate], order, None, question)
 
 
+# 아직 + the present of an activity going on (아직 일해요 -> is still working): the hobbies and chores of from_until
+# and the eating, drinking, reading and watching of the sequence
+STILL_VERBS = ACTIVITY_VERBS | frozenset({("먹", "eat"), ("마시", "drink"), ("읽", "read"), ("보", "watch")})
+
+
 class Learner6Grammar(Learner5Grammar):
     """Grammar "learner6": learner5 plus the beginner items it still lacked (docs/models.md "Grammar learner6"):
     weather and body collocations with their own subject noun (비가 와요 -> It is raining; 배가 고파요 -> I am hungry;
@@ -2243,7 +2248,8 @@ class Learner6Grammar(Learner5Grammar):
     GRAMMAR: ClassVar[str] = LEARNER6_GRAMMAR
     KINDS: ClassVar[dict[str, int]] = {
         **Learner5Grammar.KINDS, "weather": 4, "body": 4, "takes_time": 3, "sequence": 4, "or_else": 3, "price": 2,
-        "clock_minutes": 2, "from_until": 2, "at_time": 2, "only_but": 2, "year": 2, "times": 2}
+        "clock_minutes": 2, "from_until": 2, "at_time": 2, "only_but": 2, "year": 2, "times": 2, "adverb_aspect": 3,
+        "which": 2}
 
     # -- -아/어서: a reason, or one thing after another --
 
@@ -2809,6 +2815,87 @@ class Learner6Grammar(Learner5Grammar):
         order = self._english_order(subject, predicate, before, [obj.phrase if obj else None, place, times])
         return self._assemble([subject.phrase, place, obj.phrase if obj else None, times, predicate], order,
                               self._time(tense), question)
+
+
+    # -- 보통 / 벌써 / 아직: usually, already, still, not ... yet --
+
+    def _adverb_aspect(self, register: str) -> SentencePair:
+        """S 보통 [OBJ] V -> S usually V [OBJ] (Does S usually V?); S 벌써 [OBJ] V-었어요 -> S already V-ed [OBJ]
+        (Did S already V?); S 아직 [OBJ] V -> S is still V-ing [OBJ] (an activity: 아직 일해요 -> is still working; 아직
+        밥을 먹어요 -> is still eating); S 아직 [OBJ] 안 V-었어요 -> S has not V-en [OBJ] yet. usually, already, still,
+        yet -> the adverb; has -> the tense word; not -> 안. The adverb goes after the subject in Korean; in English
+        before the lexical verb (after is / has), yet at the end. Questions only with usually and already."""
+        from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
+
+        which = self.rng.choice(["usually", "already", "still", "yet"])
+        question = which in ("usually", "already") and self.rng.random() < 0.2
+        subject = self._subject(question=question)
+        kinds = ("transitive", "intransitive") if which == "still" else ("transitive", "intransitive", "motion")
+        verbs = [v for kind in kinds for v in getattr(self.lexicon, kind)
+                 if "person" in v.subjects and " " not in v.en_base and (which != "yet" or past_participle(v))
+                 and (which != "still" or (v.stem, v.en_base) in STILL_VERBS)]  # still: an activity going on
+        verb = self.rng.choice(verbs)
+        obj, place = self._object(verb), self._place_for(verb)
+        adverb = Phrase()
+        index = adverb.add_ko({"usually": "보통", "already": "벌써"}.get(which, "아직"))
+        if which != "yet":
+            adverb.add_en(which, index)
+        tense = {"usually": "present", "still": "present"}.get(which, "past")
+        words, lexical, tense_index = verb_pieces(verb, tense, which == "yet", question, register)
+        if which == "still":
+            items = [(english.be_form(subject.person, subject.plural, False), "aux"),
+                     (present_participle(verb.en_base), "verb")]
+            before = 0
+        elif which == "yet":
+            third = english.takes_third_person_s(subject.person, subject.plural)
+            items = [("has" if third else "have", "aux"), ("not", "not"), (past_participle(verb), "verb")]
+            before = 0
+        else:
+            items, before = english_verb_items(verb, tense, False, question, subject.person, subject.plural)
+        predicate = predicate_phrase(words, lexical, tense_index, items)
+        rest = [(p, slice(None)) for p in (obj.phrase if obj else None, place) if p is not None]
+        if which == "yet":
+            yet = Phrase()
+            yet_index = yet.add_ko(adverb.ko[0])
+            yet.add_en("yet", yet_index)
+            adverb = yet
+            order = [(subject.phrase, slice(None)), (predicate, slice(None)), *rest, (adverb, slice(None))]
+        else:
+            split = before + (1 if which == "still" else 0)  # is still eating; Does S usually eat
+            order = [(predicate, slice(0, before)), (subject.phrase, slice(None)), (predicate, slice(before, split)),
+                     (adverb, slice(None)), (predicate, slice(split, None)), *rest]
+        return self._assemble([subject.phrase, adverb, place, obj.phrase if obj else None, predicate], order, None,
+                              question)
+
+    # -- 어느 / 무슨 before a noun in a question: which N, what kind of N --
+
+    def _which(self, register: str) -> SentencePair:
+        """S 어느 N을 V-었어요? -> Which N did S V? ; S 무슨 N을 V? -> What kind of N does S V? which -> 어느; what and
+        kind -> 무슨 (of unaligned); N -> N을."""
+        from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
+
+        tense = self.rng.choice(["past", "past", "present", "future"])
+        subject = self._subject(question=True)
+        verb = self.rng.choice([v for v in self.lexicon.transitive if "person" in v.subjects
+                                and [n for n in self._nouns_with(v.objects) if not n.plural_only and not n.proper]])
+        noun = self.rng.choice([n for n in self._nouns_with(verb.objects) if not n.plural_only and not n.proper])
+        obj = Phrase()
+        kind_of = self.rng.random() < 0.5
+        determiner = obj.add_ko("무슨" if kind_of else "어느")
+        noun_index = obj.add_ko(attach(noun.ko, "object"))
+        if kind_of:
+            obj.add_en("what", determiner)
+            obj.add_en("kind", determiner)
+            obj.add_en("of")
+        else:
+            obj.add_en("which", determiner)
+        obj.add_en(noun.en, noun_index)
+        words, lexical, tense_index = verb_pieces(verb, tense, False, True, register)
+        items, before = english_verb_items(verb, tense, False, True, subject.person, subject.plural)
+        predicate = predicate_phrase(words, lexical, tense_index, items)
+        order = [(obj, slice(None)), (predicate, slice(0, before)), (subject.phrase, slice(None)),
+                 (predicate, slice(before, None))]
+        return self._assemble([subject.phrase, obj, predicate], order, None, True)
 
 
 def wordpiece_split(word: str, vocabulary: frozenset[str]) -> list[str] | None:

@@ -964,6 +964,7 @@ def learner6_korean_words(lexicon: Lexicon) -> set[Word]:
     for tense, question, register in product(("present", "past"), (False, True), REGISTERS):
         counted.append((AGE, copula_ending(AGE, tense, question, register)))
     words.update(("1", *word) for word in counted)
+    words.update({("보통",), ("벌써",), ("아직",), ("어느",), ("무슨",)})  # usually, already, still / yet; which
     return words
 
 
@@ -984,4 +985,12 @@ def learner6_english_words(lexicon: Lexicon) -> set[str]:
     words.update(native_count(n)[1] for n in range(1, 60))
     words.update({"in", "once", "twice", "times", "year", "years", "old", "on", "floor"})
     words.update(english_ordinal(n) for n in range(1, 11))
+    # 보통 / 벌써 / 아직 (is still eating, has not eaten yet); 어느 / 무슨 (Which book, What kind of book)
+    words.update({"usually", "already", "still", "yet", "has", "have", "which", "Which", "what", "What", "kind",
+                  "of", "Usually", "Already"})
+    for verb in lexicon.verbs:
+        if " " not in verb.en_base:
+            words.add(present_participle(verb.en_base))
+            if past_participle(verb):
+                words.add(past_participle(verb))
     return words
