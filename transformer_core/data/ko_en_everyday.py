@@ -2819,6 +2819,14 @@ class Learner6Grammar(Learner5Grammar):
 
     # -- 보통 / 벌써 / 아직: usually, already, still, not ... yet --
 
+    def _asked_subject(self) -> NounPhrase:
+        """A question's subject that is not the speaker (Which book did you read?, never Which book did I read?)."""
+        for _ in range(20):
+            subject = self._subject(question=True)
+            if subject.person != 1:
+                return subject
+        return subject
+
     def _adverb_aspect(self, register: str) -> SentencePair:
         """S 보통 [OBJ] V -> S usually V [OBJ] (Does S usually V?); S 벌써 [OBJ] V-었어요 -> S already V-ed [OBJ]
         (Did S already V?); S 아직 [OBJ] V -> S is still V-ing [OBJ] (an activity: 아직 일해요 -> is still working; 아직
@@ -2829,7 +2837,7 @@ class Learner6Grammar(Learner5Grammar):
 
         which = self.rng.choice(["usually", "already", "still", "yet"])
         question = which in ("usually", "already") and self.rng.random() < 0.2
-        subject = self._subject(question=question)
+        subject = self._asked_subject() if question else self._subject()
         kinds = ("transitive", "intransitive") if which == "still" else ("transitive", "intransitive", "motion")
         verbs = [v for kind in kinds for v in getattr(self.lexicon, kind)
                  if "person" in v.subjects and " " not in v.en_base and (which != "yet" or past_participle(v))
@@ -2875,7 +2883,7 @@ class Learner6Grammar(Learner5Grammar):
         from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
 
         tense = self.rng.choice(["past", "past", "present", "future"])
-        subject = self._subject(question=True)
+        subject = self._asked_subject()
         verb = self.rng.choice([v for v in self.lexicon.transitive if "person" in v.subjects
                                 and [n for n in self._nouns_with(v.objects) if not n.plural_only and not n.proper]])
         noun = self.rng.choice([n for n in self._nouns_with(verb.objects) if not n.plural_only and not n.proper])
