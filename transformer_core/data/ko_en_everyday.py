@@ -40,6 +40,7 @@ from transformer_core.data.ko_en_forms import (
     ABOUT,
     ACTIVITY_VERBS,
     AFTER,
+    AGE,
     AGES,
     ALSO,
     BECAUSE,
@@ -48,10 +49,12 @@ from transformer_core.data.ko_en_forms import (
     CHANGING_WEATHER,
     CLOCK_MINUTES,
     COMPANION_PARTICLES,
+    DIGIT_SHARE,
     DONT_ENDINGS,
     DURATION_MINUTES,
     ELDER_RECIPIENT,
     ELDERS,
+    FLOOR,
     FROM,
     FROM_TO_VERBS,
     GI_BEFORE,
@@ -99,19 +102,24 @@ from transformer_core.data.ko_en_forms import (
     TAKE,
     TAKE_PAST,
     THING,
+    TIMES,
     TRANSPORT_VERBS,
     UNTIL,
     UNTIL_TIME,
     WON,
+    YEAR,
+    YEARS,
     aseo_word,
     auxiliary_words,
     become_words,
     bsida_word,
     companion_word,
     comparable,
+    digit_word,
     do_word,
     english_degree,
     english_number,
+    english_ordinal,
     eu_class,
     eu_ending,
     fixed_subject_words,
@@ -131,6 +139,7 @@ from transformer_core.data.ko_en_forms import (
     jiman_word,
     myeon_word,
     myeonseo_word,
+    native_count,
     neunde_word,
     neyo_word,
     nikka_word,
@@ -152,6 +161,7 @@ from transformer_core.data.ko_en_forms import (
     sino_words,
     tag_word,
     takes_eu_endings,
+    times_english,
     ttae_words,
     verb_form,
     will_word,
@@ -2219,6 +2229,11 @@ class Learner5Grammar(Learner4Grammar):
         return self._assemble([subject.phrase, clause, predicate], order, None, question)
 
 
+# 아직 + the present of an activity going on (아직 일해요 -> is still working): the hobbies and chores of from_until
+# and the eating, drinking, reading and watching of the sequence
+STILL_VERBS = ACTIVITY_VERBS | frozenset({("먹", "eat"), ("마시", "drink"), ("읽", "read"), ("보", "watch")})
+
+
 class Learner6Grammar(Learner5Grammar):
     """Grammar "learner6": learner5 plus the beginner items it still lacked (docs/models.md "Grammar learner6"):
     weather and body collocations with their own subject noun (비가 와요 -> It is raining; 배가 고파요 -> I am hungry;
@@ -2233,7 +2248,8 @@ class Learner6Grammar(Learner5Grammar):
     GRAMMAR: ClassVar[str] = LEARNER6_GRAMMAR
     KINDS: ClassVar[dict[str, int]] = {
         **Learner5Grammar.KINDS, "weather": 4, "body": 4, "takes_time": 3, "sequence": 4, "or_else": 3, "price": 2,
-        "clock_minutes": 2, "from_until": 2, "at_time": 2, "only_but": 2}
+        "clock_minutes": 2, "from_until": 2, "at_time": 2, "only_but": 2, "year": 2, "times": 2, "adverb_aspect": 3,
+        "which": 2}
 
     # -- -아/어서: a reason, or one thing after another --
 
@@ -2468,6 +2484,14 @@ class Learner6Grammar(Learner5Grammar):
         about = self.rng.random() < 0.3
         if self.rng.random() < 0.45:
             number, en = self.rng.choice(NATIVE_COUNTS[:10])
+            if self._typed():  # 2시간(쯤) -> (about) 2 hours
+                hours = NATIVE_COUNTS.index((number, en)) + 1
+                index = phrase.add_ko(digit_word(hours, HOURS, *((ABOUT,) if about else ())))
+                if about:
+                    phrase.add_en("about", index)
+                phrase.add_en(str(hours), index)
+                phrase.add_en("hour" if hours == 1 else "hours", index)
+                return phrase
             num = phrase.add_ko(number)
             counter = phrase.add_ko((HOURS, ABOUT) if about else (HOURS,))
             if about:
@@ -2476,8 +2500,12 @@ class Learner6Grammar(Learner5Grammar):
             phrase.add_en("hour" if en == "one" else "hours", counter)
             return phrase
         minutes = self.rng.choice(DURATION_MINUTES)
-        nums = [phrase.add_ko(word) for word in sino_words(minutes)]
-        counter = phrase.add_ko((MINUTE, ABOUT) if about else (MINUTE,))
+        if self._typed():  # 30분(쯤) -> (about) 30 minutes
+            counter = phrase.add_ko(digit_word(minutes, MINUTE, *((ABOUT,) if about else ())))
+            nums = [counter]
+        else:
+            nums = [phrase.add_ko(word) for word in sino_words(minutes)]
+            counter = phrase.add_ko((MINUTE, ABOUT) if about else (MINUTE,))
         if about:
             phrase.add_en("about", counter)
         phrase.add_en(english_number(minutes), *nums)
@@ -2552,8 +2580,12 @@ class Learner6Grammar(Learner5Grammar):
         question = self.rng.random() < 0.15
         price = self.rng.choice(PRICES)
         predicate = Phrase()
-        nums = [predicate.add_ko(word) for word in sino_words(price)]
-        index = predicate.add_ko((WON, copula_ending(WON, tense, question, register)))
+        if self._typed():  # 5000원이에요 (typed without the comma: the tokenizer cuts a comma off as a word)
+            index = predicate.add_ko(digit_word(price, WON, copula_ending(WON, tense, question, register)))
+            nums = [index]
+        else:
+            nums = [predicate.add_ko(word) for word in sino_words(price)]
+            index = predicate.add_ko((WON, copula_ending(WON, tense, question, register)))
         predicate.add_en("was" if tense == "past" else "is", index)
         predicate.add_en(english_number(price), *nums)
         predicate.add_en("won", index)
@@ -2565,16 +2597,23 @@ class Learner6Grammar(Learner5Grammar):
         """세 시 삼십 분 / 세 시 반 (3:30) or 세 시 (three o'clock) written into `phrase`, the last word with
         `particle` (에, 부터, 까지, 쯤, 이에요 ...): the English (3:30 or three), the number words and the last word."""
         number, en = self.rng.choice(NATIVE_COUNTS)
-        indices = [phrase.add_ko(number)]
+        hour = NATIVE_COUNTS.index((number, en)) + 1
+        typed = self._typed()  # 3시에, 3시 30분에, 3시 반에
+        indices = [] if typed else [phrase.add_ko(number)]
         if self.rng.random() < 0.5:
+            if typed:
+                last = phrase.add_ko(digit_word(hour, HOUR, *((particle,) if particle else ())))
+                return str(hour), [last], last
             last = phrase.add_ko((HOUR, particle) if particle else (HOUR,))
             return en, indices, last
-        hour = NATIVE_COUNTS.index((number, en)) + 1
-        indices.append(phrase.add_ko(HOUR))
+        indices.append(phrase.add_ko(digit_word(hour, HOUR) if typed else (HOUR,)))
         if self.rng.random() < 0.3:
             last = phrase.add_ko((HALF, particle) if particle else (HALF,))
             return f"{hour}:30", [*indices, last], last
         minutes = self.rng.choice(CLOCK_MINUTES)
+        if typed:
+            last = phrase.add_ko(digit_word(minutes, MINUTE, *((particle,) if particle else ())))
+            return f"{hour}:{minutes:02d}", [*indices, last], last
         indices += [phrase.add_ko(word) for word in sino_words(minutes)]
         last = phrase.add_ko((MINUTE, particle) if particle else (MINUTE,))
         return f"{hour}:{minutes:02d}", [*indices, last], last
@@ -2585,14 +2624,22 @@ class Learner6Grammar(Learner5Grammar):
         predicate = Phrase()
         number, en = self.rng.choice(NATIVE_COUNTS)
         hour = NATIVE_COUNTS.index((number, en)) + 1
-        indices = [predicate.add_ko(number), predicate.add_ko(HOUR)]
+        typed = self._typed()  # 3시 30분이에요, 3시 반이에요
+        if typed:
+            indices = [predicate.add_ko(digit_word(hour, HOUR))]
+        else:
+            indices = [predicate.add_ko(number), predicate.add_ko(HOUR)]
         if self.rng.random() < 0.3:
             last = predicate.add_ko((HALF, copula_ending(HALF, "present", False, register)))
             written = f"{hour}:30"
         else:
             minutes = self.rng.choice(CLOCK_MINUTES)
-            indices += [predicate.add_ko(word) for word in sino_words(minutes)]
-            last = predicate.add_ko((MINUTE, copula_ending(MINUTE, "present", False, register)))
+            if typed:
+                last = predicate.add_ko(digit_word(minutes, MINUTE, copula_ending(MINUTE, "present", False,
+                                                                                  register)))
+            else:
+                indices += [predicate.add_ko(word) for word in sino_words(minutes)]
+                last = predicate.add_ko((MINUTE, copula_ending(MINUTE, "present", False, register)))
             written = f"{hour}:{minutes:02d}"
         predicate.add_en("it", last)
         predicate.add_en("is", last)
@@ -2611,10 +2658,15 @@ class Learner6Grammar(Learner5Grammar):
         hour = self.rng.randrange(12)  # a span of one to eight hours on the clock: nine to five, never five to three
         (start, start_en), (end, end_en) = NATIVE_COUNTS[hour], NATIVE_COUNTS[(hour + self.rng.randint(1, 8)) % 12]
         span = Phrase()
-        first = span.add_ko(start)
-        since = span.add_ko((HOUR, FROM))
-        second = span.add_ko(end)
-        until = span.add_ko((HOUR, UNTIL_TIME))
+        if self._typed():  # 9시부터 5시까지 -> from 9 o'clock to 5 o'clock
+            start_en, end_en = str(hour + 1), str(NATIVE_COUNTS.index((end, end_en)) + 1)
+            first = since = span.add_ko(digit_word(int(start_en), HOUR, FROM))
+            second = until = span.add_ko(digit_word(int(end_en), HOUR, UNTIL_TIME))
+        else:
+            first = span.add_ko(start)
+            since = span.add_ko((HOUR, FROM))
+            second = span.add_ko(end)
+            until = span.add_ko((HOUR, UNTIL_TIME))
         span.add_en("from", since)
         span.add_en(start_en, first)
         span.add_en("o'clock", since)
@@ -2647,6 +2699,211 @@ class Learner6Grammar(Learner5Grammar):
         predicate, before = self._final_predicate(verb, tense, question, register, subject)
         order = self._english_order(subject, predicate, before, [obj.phrase if obj else None, place])
         return self._assemble([subject.phrase, place, obj.phrase if obj else None, predicate], order, time, question)
+
+
+    # -- numbers typed as digits; years (년), times (번), ages past twelve --
+
+    def _typed(self) -> bool:
+        """Whether this number is typed as digits (3시, 30분, 5000원, 2024년, 20살), as students type them."""
+        return self.rng.random() < DIGIT_SHARE
+
+    def _age(self, register: str) -> SentencePair:
+        """As learner5's (S는 N 살이에요 -> S is N years old; 몇 살이에요? -> How old is S?), with native numbers
+        past twelve by rule (열세 살 -> thirteen, 스무 살 -> twenty, 스물한 살 -> twenty-one) and ages typed as
+        digits (20살이에요 -> is 20 years old: 20, years, old and is -> the one word)."""
+        question = self.rng.random() < 0.35
+        subject = self._subject("topic", drop=0.1, question=question)
+        tense = "present" if self.rng.random() < 0.85 else "past"
+        be = english.be_form(subject.person, subject.plural, tense == "past")
+        if question:
+            predicate, (how,), index = self._copula_predicate(AGE, tense, True, register, [("몇",)])
+            predicate.add_en("how", how)
+            predicate.add_en("old", how, index)
+            predicate.add_en(be, index)
+            order = [(predicate, slice(None)), (subject.phrase, slice(None))]
+            return self._assemble([subject.phrase, predicate], order, None, True)
+        age = self.rng.choice(range(1, 60)) if self.rng.random() < 0.6 else self.rng.choice(range(13, 60))
+        predicate = Phrase()
+        ending = copula_ending(AGE, tense, False, register)
+        if self._typed():
+            num = index = predicate.add_ko(digit_word(age, AGE, ending))
+            en = str(age)
+        else:
+            ko, en = native_count(age)
+            num = predicate.add_ko(ko)
+            index = predicate.add_ko((AGE, ending))
+        predicate.add_en(be, index)
+        predicate.add_en(en, num)
+        predicate.add_en("year" if age == 1 else "years", index)
+        predicate.add_en("old", index)
+        return self._assemble([subject.phrase, predicate], [(subject.phrase, slice(None)),
+                                                             (predicate, slice(None))], None, False)
+
+    def _floor(self, register: str) -> SentencePair:
+        """As learner5's (N은 삼 층에 있어요 -> The N is on the third floor), and floors typed as digits (2층에 -> on
+        the 2nd floor: on, the, 2nd and floor -> the one word; 2층 is never read as 이 층 "this floor")."""
+        if not self._typed():
+            return super()._floor(register)
+        noun = self.rng.choice([n for n in self._nouns_with(frozenset({"place"})) if not n.proper])
+        subject = common_phrase(noun, "topic", None, False, None)
+        subject.phrase.en[0] = "the"
+        floor_number = self.rng.randint(1, 10)
+        location = Phrase()
+        floor = location.add_ko(digit_word(floor_number, *attach(FLOOR, "goal")))
+        location.add_en("on", floor)
+        location.add_en("the")
+        location.add_en(english_ordinal(floor_number), floor)
+        location.add_en("floor", floor)
+        predicate = Phrase()
+        tense = "present" if self.rng.random() < 0.8 else "past"
+        for word in auxiliary_words("있", "있었", tense, False, register, action=False):
+            index = predicate.add_ko(word)
+        predicate.add_en(english.be_form(3, subject.plural, tense == "past"), index)
+        order = [(subject.phrase, slice(None)), (predicate, slice(None)), (location, slice(None))]
+        return self._assemble([subject.phrase, location, predicate], order, None, False)
+
+    def _year(self, register: str) -> SentencePair:
+        """S YEAR년에 V -> S V in YEAR (민수는 2024년에 학교에 갔어요 -> Minsu went to the school in 2024; in hangul:
+        이천이십사 년에, 년 spaced as a counter). in -> 년에; 2024 -> the number's words (typed: the one word). Years
+        before 2026 are past, 2026 is past or future."""
+        year = self.rng.choice(YEARS)
+        tense = "past" if year < 2026 else self.rng.choice(["past", "future"])
+        question = self.rng.random() < 0.15
+        subject = self._subject(question=question)
+        verb = self._verb(("transitive", "intransitive", "motion"))
+        obj, place = self._object(verb), self._place_for(verb)
+        time = Phrase()
+        if self.rng.random() < 0.75:  # years are mostly typed as digits
+            index = time.add_ko(digit_word(year, YEAR, "에"))
+            nums = [index]
+        else:
+            nums = [time.add_ko(word) for word in sino_words(year)]
+            index = time.add_ko((YEAR, "에"))
+        time.add_en("in", index)
+        time.add_en(str(year), *nums)
+        predicate, before = self._final_predicate(verb, tense, question, register, subject)
+        order = self._english_order(subject, predicate, before, [obj.phrase if obj else None, place])
+        return self._assemble([subject.phrase, place, obj.phrase if obj else None, predicate], order, time, question)
+
+    def _times(self, register: str) -> SentencePair:
+        """S [OBJ / PLACE] N 번 V -> S V [OBJ / PLACE] N times (민수는 그 영화를 세 번 봤어요 -> Minsu watched the movie
+        three times; 한 번 -> once, 두 번 -> twice; typed 3번 -> 3 times). 번 of times counts in native numbers (세
+        번; Sino-Korean 삼 번 is a number in a list: bus 3). three -> 세; times -> 번; once -> 한 and 번. Past or
+        future (a present needs a span: three times a week)."""
+        tense = self.rng.choice(["past", "past", "future"])
+        question = self.rng.random() < 0.15
+        subject = self._subject(question=question)
+        verb = self._verb(("transitive", "intransitive", "motion"))
+        obj, place = self._object(verb), self._place_for(verb)
+        count = self.rng.choice([1, 2, 2, 3, 3, 4, 5, 10])
+        times = Phrase()
+        if self._typed():
+            index = times.add_ko(digit_word(count, TIMES))
+            english_words = [str(count), "times"] if count > 2 else times_english(count)
+            for word in english_words:
+                times.add_en(word, index)
+        else:
+            num = times.add_ko(native_count(count)[0])
+            index = times.add_ko(TIMES)
+            english_words = times_english(count)
+            if len(english_words) == 1:
+                times.add_en(english_words[0], num, index)
+            else:
+                times.add_en(english_words[0], num)
+                times.add_en(english_words[1], index)
+        predicate, before = self._final_predicate(verb, tense, question, register, subject)
+        order = self._english_order(subject, predicate, before, [obj.phrase if obj else None, place, times])
+        return self._assemble([subject.phrase, place, obj.phrase if obj else None, times, predicate], order,
+                              self._time(tense), question)
+
+
+    # -- 보통 / 벌써 / 아직: usually, already, still, not ... yet --
+
+    def _asked_subject(self) -> NounPhrase:
+        """A question's subject that is not the speaker (Which book did you read?, never Which book did I read?)."""
+        for _ in range(20):
+            subject = self._subject(question=True)
+            if subject.person != 1:
+                return subject
+        return subject
+
+    def _adverb_aspect(self, register: str) -> SentencePair:
+        """S 보통 [OBJ] V -> S usually V [OBJ] (Does S usually V?); S 벌써 [OBJ] V-었어요 -> S already V-ed [OBJ]
+        (Did S already V?); S 아직 [OBJ] V -> S is still V-ing [OBJ] (an activity: 아직 일해요 -> is still working; 아직
+        밥을 먹어요 -> is still eating); S 아직 [OBJ] 안 V-었어요 -> S has not V-en [OBJ] yet. usually, already, still,
+        yet -> the adverb; has -> the tense word; not -> 안. The adverb goes after the subject in Korean; in English
+        before the lexical verb (after is / has), yet at the end. Questions only with usually and already."""
+        from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
+
+        which = self.rng.choice(["usually", "already", "still", "yet"])
+        question = which in ("usually", "already") and self.rng.random() < 0.2
+        subject = self._asked_subject() if question else self._subject()
+        kinds = ("transitive", "intransitive") if which == "still" else ("transitive", "intransitive", "motion")
+        verbs = [v for kind in kinds for v in getattr(self.lexicon, kind)
+                 if "person" in v.subjects and " " not in v.en_base and (which != "yet" or past_participle(v))
+                 and (which != "still" or (v.stem, v.en_base) in STILL_VERBS)]  # still: an activity going on
+        verb = self.rng.choice(verbs)
+        obj, place = self._object(verb), self._place_for(verb)
+        adverb = Phrase()
+        index = adverb.add_ko({"usually": "보통", "already": "벌써"}.get(which, "아직"))
+        if which != "yet":
+            adverb.add_en(which, index)
+        tense = {"usually": "present", "still": "present"}.get(which, "past")
+        words, lexical, tense_index = verb_pieces(verb, tense, which == "yet", question, register)
+        if which == "still":
+            items = [(english.be_form(subject.person, subject.plural, False), "aux"),
+                     (present_participle(verb.en_base), "verb")]
+            before = 0
+        elif which == "yet":
+            third = english.takes_third_person_s(subject.person, subject.plural)
+            items = [("has" if third else "have", "aux"), ("not", "not"), (past_participle(verb), "verb")]
+            before = 0
+        else:
+            items, before = english_verb_items(verb, tense, False, question, subject.person, subject.plural)
+        predicate = predicate_phrase(words, lexical, tense_index, items)
+        rest = [(p, slice(None)) for p in (obj.phrase if obj else None, place) if p is not None]
+        if which == "yet":
+            yet = Phrase()
+            yet_index = yet.add_ko(adverb.ko[0])
+            yet.add_en("yet", yet_index)
+            adverb = yet
+            order = [(subject.phrase, slice(None)), (predicate, slice(None)), *rest, (adverb, slice(None))]
+        else:
+            split = before + (1 if which == "still" else 0)  # is still eating; Does S usually eat
+            order = [(predicate, slice(0, before)), (subject.phrase, slice(None)), (predicate, slice(before, split)),
+                     (adverb, slice(None)), (predicate, slice(split, None)), *rest]
+        return self._assemble([subject.phrase, adverb, place, obj.phrase if obj else None, predicate], order, None,
+                              question)
+
+    # -- 어느 / 무슨 before a noun in a question: which N, what kind of N --
+
+    def _which(self, register: str) -> SentencePair:
+        """S 어느 N을 V-었어요? -> Which N did S V? ; S 무슨 N을 V? -> What kind of N does S V? which -> 어느; what and
+        kind -> 무슨 (of unaligned); N -> N을."""
+        from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
+
+        tense = self.rng.choice(["past", "past", "present", "future"])
+        subject = self._asked_subject()
+        verb = self.rng.choice([v for v in self.lexicon.transitive if "person" in v.subjects
+                                and [n for n in self._nouns_with(v.objects) if not n.plural_only and not n.proper]])
+        noun = self.rng.choice([n for n in self._nouns_with(verb.objects) if not n.plural_only and not n.proper])
+        obj = Phrase()
+        kind_of = self.rng.random() < 0.5
+        determiner = obj.add_ko("무슨" if kind_of else "어느")
+        noun_index = obj.add_ko(attach(noun.ko, "object"))
+        if kind_of:
+            obj.add_en("what", determiner)
+            obj.add_en("kind", determiner)
+            obj.add_en("of")
+        else:
+            obj.add_en("which", determiner)
+        obj.add_en(noun.en, noun_index)
+        words, lexical, tense_index = verb_pieces(verb, tense, False, True, register)
+        items, before = english_verb_items(verb, tense, False, True, subject.person, subject.plural)
+        predicate = predicate_phrase(words, lexical, tense_index, items)
+        order = [(obj, slice(None)), (predicate, slice(0, before)), (subject.phrase, slice(None)),
+                 (predicate, slice(before, None))]
+        return self._assemble([subject.phrase, obj, predicate], order, None, True)
 
 
 def wordpiece_split(word: str, vocabulary: frozenset[str]) -> list[str] | None:

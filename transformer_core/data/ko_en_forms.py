@@ -864,6 +864,60 @@ def english_number(n: int) -> str:
     return f"{n:,}"
 
 
+# -- numbers typed as digits (3시 30분, 5000원, 2024년, 20살): one piece per digit after the first (5000원 -> 5 ##0
+# ##0 ##0 ##원; the tokenizer's longest match may take a whole English number first: 30분 -> 30 ##분) --
+DIGITS = "0123456789"
+DIGIT_SHARE = 0.4  # the share of learner6's numbers written as digits, as students type them
+YEAR, TIMES, AGE = "년", "번", "살"  # 2024년 (Sino-Korean), 세 번 (native: three times), 열세 살 (native)
+YEARS = (1990, 1995, 1999, 2000, 2001, 2005, 2010, 2015, 2018, 2019, 2020, 2021, 2022, 2023, 2024, 2025, 2026)
+NATIVE_TENS = ("열", "스물", "서른", "마흔", "쉰")
+NATIVE_UNITS = ("한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉")
+ENGLISH_UNITS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+ENGLISH_TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+                 "nineteen")
+ENGLISH_TENS = ("twenty", "thirty", "forty", "fifty")
+
+
+def digit_word(n: int, *rest: str) -> Word:
+    """A number typed as digits with what follows it in the same word: digit_word(30, "분") -> ('3', '0', '분')
+    (30분), digit_word(5000, "원", "이에요") -> 5000원이에요; no thousands comma (the tokenizer would cut it off)."""
+    if n < 0:
+        raise ValueError(f"digit_word writes whole numbers from 0, not {n}")
+    return (*str(n), *rest)
+
+
+def native_count(n: int) -> tuple[str, str]:
+    """A native Korean number before a counter (1 to 59), with its English word: 13 -> ('열세', 'thirteen'), 20 ->
+    ('스무', 'twenty'; 스물 becomes 스무 before a counter), 21 -> ('스물한', 'twenty-one'), 35 -> ('서른다섯',
+    'thirty-five')."""
+    if not 0 < n < 60:
+        raise ValueError(f"native_count writes 1 to 59, not {n}")
+    tens, units = divmod(n, 10)
+    unit_ko = NATIVE_UNITS[units - 1] if units else ""
+    if tens == 0:
+        return unit_ko, ENGLISH_UNITS[units - 1]
+    if tens == 1:
+        return "열" + unit_ko, ENGLISH_TEENS[units]
+    if tens == 2 and not units:
+        return "스무", "twenty"
+    english_word = ENGLISH_TENS[tens - 2] + ("-" + ENGLISH_UNITS[units - 1] if units else "")
+    return NATIVE_TENS[tens - 1] + unit_ko, english_word
+
+
+FLOOR = "층"  # 2층에 (typed: on the 2nd floor)
+
+
+def english_ordinal(n: int) -> str:
+    """An ordinal typed as digits: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st."""
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def times_english(n: int) -> list[str]:
+    """N번 (times) in English: once, twice, three times; typed as digits: 3 times."""
+    return {1: ["once"], 2: ["twice"]}.get(n, [native_count(n)[1], "times"])
+
+
 def sequence_word(verb: Verb) -> Word:
     """-아/어서 of sequence: 가서, 만들어서, 구워서 (ㅂ), 요리 + 해서 (the reason's aseo_word)."""
     return aseo_word(verb.stem, verb.past_stem)
@@ -899,6 +953,18 @@ def learner6_korean_words(lexicon: Lexicon) -> set[Word]:
     for verb in lexicon.verbs:
         words.update({sequence_word(verb), or_word(verb)})
     words.update(particle_word(noun.ko, BUT) for noun in lexicon.common_nouns + lexicon.names)
+    # numbers typed as digits: the digits (5, ##0), each counter after them (##시, ##분, ##원 ...) with its endings
+    words.update((digit,) for digit in DIGITS)
+    words.update(("1", digit) for digit in DIGITS)
+    words.update({(YEAR, "에"), (TIMES,)})
+    words.update(sino_words(year)[0] for year in YEARS)
+    words.update((native_count(n)[0],) for n in range(1, 60))
+    counted = [word for word in words if word and word[0] in (HOUR, MINUTE, WON, HOURS, YEAR, TIMES)]
+    counted.append(attach(FLOOR, "goal"))
+    for tense, question, register in product(("present", "past"), (False, True), REGISTERS):
+        counted.append((AGE, copula_ending(AGE, tense, question, register)))
+    words.update(("1", *word) for word in counted)
+    words.update({("보통",), ("벌써",), ("아직",), ("어느",), ("무슨",)})  # usually, already, still / yet; which
     return words
 
 
@@ -914,4 +980,17 @@ def learner6_english_words(lexicon: Lexicon) -> set[str]:
     words.update(english_number(n) for n in (*DURATION_MINUTES, *PRICES))
     words.update(f"{hour}:{minute:02d}" for hour in range(1, 13) for minute in CLOCK_MINUTES)
     words.update(en for _, en in NATIVE_COUNTS)
+    # numbers typed as digits, said in digits: 3 o'clock, 30 minutes, 20 years old, in 2024, 3 times; ages past twelve
+    words.update(str(n) for n in (*range(1, 60), *YEARS))
+    words.update(native_count(n)[1] for n in range(1, 60))
+    words.update({"in", "once", "twice", "times", "year", "years", "old", "on", "floor"})
+    words.update(english_ordinal(n) for n in range(1, 11))
+    # 보통 / 벌써 / 아직 (is still eating, has not eaten yet); 어느 / 무슨 (Which book, What kind of book)
+    words.update({"usually", "already", "still", "yet", "has", "have", "which", "Which", "what", "What", "kind",
+                  "of", "Usually", "Already"})
+    for verb in lexicon.verbs:
+        if " " not in verb.en_base:
+            words.add(present_participle(verb.en_base))
+            if past_participle(verb):
+                words.add(past_participle(verb))
     return words
