@@ -16,6 +16,7 @@ keeps its gold alignment, with the same conventions as ko_en.py; the new ones ar
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar, NamedTuple
 
 from transformer_core.data import english, hangul
@@ -1136,22 +1137,28 @@ class Learner3Grammar(Learner2Grammar):
         """S [OBJ1] V1-고 [OBJ2] V2 -> S V1 [OBJ1] and V2 [OBJ2], both in V2's tense (ate ... and went; will eat ...
         and go). V1 and and -> V1-고; will -> V2's tense word."""
         tense = self.rng.choice(["past", "past", "present", "future"])
+        return self._joined_clauses(register, tense, None, lambda verb: go_word(verb.stem), "and")
+
+    def _joined_clauses(self, register: str, tense: str, first_kinds: tuple[str, ...] | None,
+                        joined_word: Callable[[Verb], Word], connective: str) -> SentencePair:
+        """S [OBJ1] V1-(ending) [OBJ2] V2 -> S V1 [OBJ1] CONNECTIVE V2 [OBJ2], both in V2's tense: V1 and the
+        connective -> V1's joined word (`joined_word`: 먹고 for and, 먹거나 for or); will -> V2's tense word."""
         subject = self._subject()
-        first = self._clause_verb()
+        first = self._clause_verb() if first_kinds is None else self._clause_verb(first_kinds)
         second = self._clause_verb(("transitive", "intransitive", "motion"), exclude=first.stem)
         obj1, place1 = self._object(first), self._place_for(first)
         obj2, place2 = self._object(second), self._place_for(second)
         clause = Phrase()
-        go = clause.add_ko(go_word(first.stem))
+        joined = clause.add_ko(joined_word(first))
         predicate, _ = self._final_predicate(second, tense, False, register, subject)
         if tense == "future":
-            clause.add_en(first.en_base, go)
+            clause.add_en(first.en_base, joined)
         elif tense == "past":
-            clause.add_en(first.en_past, go)
+            clause.add_en(first.en_past, joined)
         else:
-            clause.add_en(verb_form(first.en_base, "present", subject.person, subject.plural), go)
+            clause.add_en(verb_form(first.en_base, "present", subject.person, subject.plural), joined)
         n_first = len(clause.en)
-        clause.add_en("and", go)
+        clause.add_en(connective, joined)
         n_will = 1 if tense == "future" else 0
         order = [(subject.phrase, slice(None)), (predicate, slice(0, n_will)), (clause, slice(0, n_first))]
         order += [(p, slice(None)) for p in (obj1.phrase if obj1 else None, place1) if p is not None]
@@ -2357,30 +2364,7 @@ class Learner6Grammar(Learner5Grammar):
         """S [OBJ1] V1-거나 [OBJ2] V2 -> S V1 [OBJ1] or V2 [OBJ2] (주말에 민수는 영화를 보거나 책을 읽어요 -> Minsu
         watches a movie or reads a book on weekends); both in V2's tense. V1 and or -> V1-거나."""
         tense = self.rng.choice(["present", "present", "past", "future"])
-        subject = self._subject()
-        first = self._clause_verb(("transitive", "intransitive", "motion"))
-        second = self._clause_verb(("transitive", "intransitive", "motion"), exclude=first.stem)
-        obj1, place1 = self._object(first), self._place_for(first)
-        obj2, place2 = self._object(second), self._place_for(second)
-        clause = Phrase()
-        index = clause.add_ko(or_word(first))
-        predicate, _ = self._final_predicate(second, tense, False, register, subject)
-        if tense == "future":
-            clause.add_en(first.en_base, index)
-        elif tense == "past":
-            clause.add_en(first.en_past, index)
-        else:
-            clause.add_en(verb_form(first.en_base, "present", subject.person, subject.plural), index)
-        n_first = len(clause.en)
-        clause.add_en("or", index)
-        n_will = 1 if tense == "future" else 0
-        order = [(subject.phrase, slice(None)), (predicate, slice(0, n_will)), (clause, slice(0, n_first))]
-        order += [(p, slice(None)) for p in (obj1.phrase if obj1 else None, place1) if p is not None]
-        order += [(clause, slice(n_first, None)), (predicate, slice(n_will, None))]
-        order += [(p, slice(None)) for p in (obj2.phrase if obj2 else None, place2) if p is not None]
-        korean = [subject.phrase, place1, obj1.phrase if obj1 else None, clause, place2,
-                  obj2.phrase if obj2 else None, predicate]
-        return self._assemble(korean, order, self._time(tense), False)
+        return self._joined_clauses(register, tense, ("transitive", "intransitive", "motion"), or_word, "or")
 
     # -- collocations with their own subject: 비가 오다, 배가 고프다, 머리가 아프다, 감기에 걸리다 --
 
