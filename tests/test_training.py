@@ -173,13 +173,23 @@ def test_the_labs_ko_en_tokenizer_holds_every_core_token_and_only_a_fraction_of_
     assert len(lab) < len(full) / 3  # the output softmax the lab pays for at every step
     vocab = lab.get_vocab()
     grammar = KoEnGrammar(7, core=True)
+    longer_matches = []
     for _ in range(2000):
         pair = grammar.sample()
         assert set(pair.source) | set(pair.target) <= vocab.keys(), pair.source_text
         assert UNK_ID not in lab(pair.source_text)["input_ids"]
-        # the lab tokenizer cuts a core sentence exactly as the full one does (same pieces)
-        assert lab.convert_ids_to_tokens(lab(pair.source_text)["input_ids"]) == \
-            full.convert_ids_to_tokens(full(pair.source_text)["input_ids"])
+        # the lab tokenizer cuts a core sentence exactly as the grammar writes it (the pieces its models learn)
+        lab_pieces = lab.convert_ids_to_tokens(lab(pair.source_text)["input_ids"])
+        assert lab_pieces == [*pair.source, "</s>"], pair.source_text
+        full_pieces = full.convert_ids_to_tokens(full(pair.source_text)["input_ids"])
+        if full_pieces != lab_pieces:
+            longer_matches.append((lab_pieces, full_pieces))
+    # the bundled vocabulary may hold a longer piece that WordPiece's longest match takes first (learner5's 다니 of
+    # 다니다 in 다니? "is it sweet?", 다 ##니 in the core grammar): the same letters, fewer pieces, and rare
+    for lab_pieces, full_pieces in longer_matches:
+        assert "".join(lab_pieces).replace("##", "") == "".join(full_pieces).replace("##", "")
+        assert len(full_pieces) < len(lab_pieces)
+    assert len(longer_matches) <= 10, longer_matches[:3]
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the fallback of a machine without CUDA")

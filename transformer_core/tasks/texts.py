@@ -167,6 +167,9 @@ I am hungry; 머리가 아파요 -> I have a headache; 감기에 걸렸어요 ->
 with durations (삼십 분 걸려요 -> It takes 30 minutes), -아/어서 of sequence (학교에 가서 친구를
 만났어요 -> went to the school and met a friend), -거나 (V1 or V2), Sino-Korean numbers with 원 and
 분 (오천 원이에요 -> is 5,000 won; 세 시 삼십 분 -> 3:30), TIME부터 TIME까지 and N 시에 / N 시쯤 (at
-about N o'clock), over the learner5 lexicon plus the collocations (the learner6 additions file).
+about N o'clock), N밖에 with a negative (only N), numbers typed as digits (3시 30분, 5000원, 2024년),
+years with 년, times with 번 (세 번 -> three times), native numbers past twelve (스무 살), 보통 /
+벌써 / 아직 (usually / already / still, not ... yet) and 어느 / 무슨 (which / what kind of), over the
+learner5 lexicon plus the collocations (the learner6 additions file).
 The vocabulary keeps the learner5 grammar's ids and appends the new pieces ({added} tokens), so
 this model continued from the learner5 model's weights."""
