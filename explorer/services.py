@@ -246,7 +246,7 @@ def outside_notice(loaded, text: str, traced) -> None:
     from explorer.figures.vocab import outside_marked_markdown, unknown_words_from_pieces
     from explorer.i18n import md_escape
     from explorer.tokenizer_service import from_tokens
-    from transformer_core.inference.report import output_confidence, outside_report
+    from transformer_core.inference.report import NOTICE_QUANTILE, output_confidence, outside_report
 
     unknown = unknown_words_from_pieces(text, from_tokens(loaded.tokenizer, traced.src_tokens),
                                         truncated=traced.n_truncated > 0)
@@ -266,7 +266,8 @@ def outside_notice(loaded, text: str, traced) -> None:
             named = ", ".join(f"«{md_escape(word)}»" for word in report.outside_constructions)
             st.warning(tr("vocab.outside_notice", words=named), icon=":material/help:")
         if unsure:  # every word known, the construction too, and still the model doubts a word of its output
-            st.warning(tr("vocab.unsure_notice", p=f"{report.confidence:.0%}"), icon=":material/help:")
+            st.warning(tr("vocab.unsure_notice", p=f"{report.confidence:.0%}", share=f"{1 - NOTICE_QUANTILE:.0%}"),
+                       icon=":material/help:")
         if unknown.n_unknown or constructions:
             st.markdown(f"{tr('vocab.unknown_marked')} {outside_marked_markdown(unknown, constructions)}")
             st.caption(tr("vocab.outside_hint") if constructions else tr("vocab.unknown_hint"))

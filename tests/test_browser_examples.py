@@ -4,6 +4,7 @@ overview's unknown-word notice is drawn next to the output; screenshot docs/scre
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -80,9 +81,9 @@ DOUBTED = ("언덕 앞에 무당벌레가 몇 마리 있어요?", "콘센트 위
 
 def test_a_translation_the_model_doubts_says_so_without_naming_words(server, browser):
     """A sentence whose every word and construction the model learned, and still the model gave a word of its
-    output less probability than on 96 % of held-out sentences (the core's report says so): the notice says
-    unsure and names no word."""
-    from transformer_core.inference.report import translation_report
+    output less probability than on 98 % of held-out sentences (the core's report says so): the notice says
+    unsure, names no word, and gives the share the threshold was calibrated at."""
+    from transformer_core.inference.report import NOTICE_QUANTILE, translation_report
 
     loaded = core.load("ko-en-toy")
     reports = [translation_report(loaded, text) for text in DOUBTED]
@@ -94,6 +95,8 @@ def test_a_translation_the_model_doubts_says_so_without_naming_words(server, bro
     notice = page.locator(".st-key-unknown_notice")
     notice.wait_for(timeout=30_000)
     assert "This model is unsure of this translation" in notice.inner_text()
+    shares = re.findall(r"less than in (\d+)%", notice.inner_text())
+    assert shares == [str(round(100 * (1 - NOTICE_QUANTILE)))]  # the calibration's percentile, not a fixed 96
     assert notice.locator("strong").count() == 0  # no word is outside: none is marked
     assert shown_code(page) == [report["text"], report["output_text"]]
     assert page.locator(EXCEPTION).count() == 0
