@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import subprocess
-import sys
 from functools import cache
 from pathlib import Path
 
@@ -288,24 +285,6 @@ def test_every_syllabus_construction_reads_back_in_every_register(kind):
 def test_learner3_is_a_grammar_of_its_own():
     assert type(ko_en_grammar(0, "learner3")) is Learner3Grammar and "learner3" in EXTENDED
     assert list(Learner3Grammar.KINDS)[:len(Learner2Grammar.KINDS)] == list(Learner2Grammar.KINDS)
-
-
-def test_the_environment_picks_learner3_for_one_training_run_and_its_card_says_what_it_continued_from():
-    code = ("import json; from transformer_core.training.recipes import tokenizer_for;"
-            "from transformer_core.training.model_card import grammar_field, data_notes;"
-            "print(json.dumps([len(tokenizer_for('ko-en')), grammar_field('ko-en'), data_notes('ko-en')]))")
-    env = {k: v for k, v in os.environ.items() if k != "TRANSFORMER_EXPLORER_TRAINING_GRAMMAR"}
-    env["TRANSFORMER_EXPLORER_TRAINING_GRAMMAR"] = "learner3"
-    run = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr
-    size, field, notes = json.loads(run.stdout)
-    assert size == len(ko_en_vocabulary(grammar="learner3")) + 4 and field == {"grammar": "learner3"}
-    assert f"{learner3_lexicon().entries} Korean lexical entries" in notes
-    added = len(ko_en_vocabulary(grammar="learner3")) - len(ko_en_vocabulary(grammar="learner2"))
-    text = " ".join(notes.split())
-    assert f"({added} tokens), so this model continued from the learner2 model's weights" in text
-    assert "so the learner2 model continued from the learner model's weights" in text
-    assert "-(으)ㄹ 수 있다/없다 (can, cannot)" in text
 
 
 SYLLABUS_SENTENCES = ("민수는 사과를 먹을 수 있어요.", "민수는 사과를 먹어야 해요.", "할머니께서 저녁을 드세요.",

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import subprocess
-import sys
 from functools import cache
 from pathlib import Path
 
@@ -334,23 +331,6 @@ def test_every_new_construction_reads_back_in_every_register(kind):
 def test_learner4_is_a_grammar_of_its_own():
     assert type(ko_en_grammar(0, "learner4")) is Learner4Grammar and "learner4" in EXTENDED
     assert list(Learner4Grammar.KINDS)[:len(Learner3Grammar.KINDS)] == list(Learner3Grammar.KINDS)
-
-
-def test_the_environment_picks_learner4_for_one_training_run_and_its_card_says_what_it_continued_from():
-    code = ("import json; from transformer_core.training.recipes import tokenizer_for;"
-            "from transformer_core.training.model_card import grammar_field, data_notes;"
-            "print(json.dumps([len(tokenizer_for('ko-en')), grammar_field('ko-en'), data_notes('ko-en')]))")
-    env = {k: v for k, v in os.environ.items() if k != "TRANSFORMER_EXPLORER_TRAINING_GRAMMAR"}
-    env["TRANSFORMER_EXPLORER_TRAINING_GRAMMAR"] = "learner4"
-    run = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr
-    size, field, notes = json.loads(run.stdout)
-    assert size == len(ko_en_vocabulary(grammar="learner4")) + 4 and field == {"grammar": "learner4"}
-    added = len(ko_en_vocabulary(grammar="learner4")) - len(ko_en_vocabulary(grammar="learner3"))
-    text = " ".join(notes.split())
-    assert f"({added} tokens), so this model continued from the learner3 model's weights" in text
-    assert "so the learner3 model continued from the learner2 model's weights" in text
-    assert "-기로 하다 (decided to V)" in text and "-(으)ㄹ 수 있다/없다 (can, cannot)" in text
 
 
 NEW_SENTENCES = ("제가 전화할게요.", "저는 사과를 먹겠어요.", "사과를 먹었기 때문에 학교에 갔어요.",

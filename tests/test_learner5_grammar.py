@@ -265,26 +265,3 @@ def test_learner4_names_the_new_endings_unknown():
     tokenizer = build_ko_en_tokenizer(grammar="learner4")
     for sentence in ("민수는 사과만 먹었어요.", "날씨가 추워졌어요."):
         assert tokenizer.unk_token in tokenizer.tokenize(sentence), sentence
-
-
-def test_the_environment_picks_learner5_for_one_training_run_and_its_card_says_what_it_continued_from():
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    code = ("import json; from transformer_core.training.recipes import tokenizer_for;"
-            "from transformer_core.training.model_card import grammar_field, data_notes;"
-            "print(json.dumps([len(tokenizer_for('ko-en')), grammar_field('ko-en'), data_notes('ko-en')]))")
-    env = {k: v for k, v in os.environ.items() if k != "TRANSFORMER_EXPLORER_TRAINING_GRAMMAR"}
-    env["TRANSFORMER_EXPLORER_TRAINING_GRAMMAR"] = "learner5"
-    run = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1], env=env,
-                         capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr
-    size, field, notes = json.loads(run.stdout)
-    assert size == len(ko_en_vocabulary(grammar="learner5")) + 4 and field == {"grammar": "learner5"}
-    added = len(ko_en_vocabulary(grammar="learner5")) - len(ko_en_vocabulary(grammar="learner4"))
-    text = " ".join(notes.split())
-    assert f"({added} tokens), so this model continued from the learner4 model's weights" in text
-    assert "so the learner4 model continued from the learner3 model's weights" in text
-    assert "N하고 / N(이)랑 (지수하고 -> with Jisu)" in text and "-기로 하다 (decided to V)" in text

@@ -409,26 +409,3 @@ def test_learner5_names_the_new_words_unknown():
     for sentence in ("배가 고파요.", "삼십 분 걸려요.", "이 사과는 오천 원이에요.", "영화를 보거나 책을 읽어요.",
                      "이 사과는 5000원이에요.", "2024년에 갔어요."):
         assert tokenizer.unk_token in tokenizer.tokenize(sentence), sentence
-
-
-def test_the_environment_picks_learner6_for_one_training_run_and_its_card_says_what_it_continued_from():
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    code = ("import json; from transformer_core.training.recipes import tokenizer_for;"
-            "from transformer_core.training.model_card import grammar_field, data_notes;"
-            "print(json.dumps([len(tokenizer_for('ko-en')), grammar_field('ko-en'), data_notes('ko-en')]))")
-    env = {k: v for k, v in os.environ.items() if k != "TRANSFORMER_EXPLORER_TRAINING_GRAMMAR"}
-    env["TRANSFORMER_EXPLORER_TRAINING_GRAMMAR"] = "learner6"
-    run = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1], env=env,
-                         capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr
-    size, field, notes = json.loads(run.stdout)
-    assert size == len(ko_en_vocabulary(grammar="learner6")) + 4 and field == {"grammar": "learner6"}
-    added = len(ko_en_vocabulary(grammar="learner6")) - len(ko_en_vocabulary(grammar="learner5"))
-    text = " ".join(notes.split())
-    assert f"({added} tokens), so this model continued from the learner5 model's weights" in text
-    assert "so the learner5 model continued from the learner4 model's weights" in text
-    assert "배가 고파요 -> I am hungry" in text and "N하고 / N(이)랑 (지수하고 -> with Jisu)" in text
