@@ -991,6 +991,16 @@ class Learner2Grammar(LearnerGrammar):
     GRAMMAR: ClassVar[str] = LEARNER2_GRAMMAR
 
 
+def first_verb_english(verb: Verb, tense: str, subject) -> str:
+    """The first verb of two joined clauses in the second's tense: its base after will (will eat ... and go), past,
+    or present agreeing with the subject (eats ... and goes)."""
+    if tense == "future":
+        return verb.en_base
+    if tense == "past":
+        return verb.en_past
+    return verb_form(verb.en_base, "present", subject.person, subject.plural)
+
+
 class Learner3Grammar(Learner2Grammar):
     """Grammar "learner3": learner2's constructions and homonym rules plus the beginner syllabus's items it lacked
     (docs/models.md "Grammar learner3"), over the lexicon's third round too, and honorific suppletion: an elder
@@ -1151,12 +1161,7 @@ class Learner3Grammar(Learner2Grammar):
         clause = Phrase()
         joined = clause.add_ko(joined_word(first))
         predicate, _ = self._final_predicate(second, tense, False, register, subject)
-        if tense == "future":
-            clause.add_en(first.en_base, joined)
-        elif tense == "past":
-            clause.add_en(first.en_past, joined)
-        else:
-            clause.add_en(verb_form(first.en_base, "present", subject.person, subject.plural), joined)
+        clause.add_en(first_verb_english(first, tense, subject), joined)
         n_first = len(clause.en)
         clause.add_en(connective, joined)
         n_will = 1 if tense == "future" else 0
@@ -2321,12 +2326,7 @@ class Learner6Grammar(Learner5Grammar):
         clause = Phrase()
         seq = clause.add_ko(sequence_word(first))
         predicate, _ = self._final_predicate(second, tense, False, register, subject)
-        if tense == "future":
-            clause.add_en(first.en_base, seq)
-        elif tense == "past":
-            clause.add_en(first.en_past, seq)
-        else:
-            clause.add_en(verb_form(first.en_base, "present", subject.person, subject.plural), seq)
+        clause.add_en(first_verb_english(first, tense, subject), seq)
         n_first = len(clause.en)
         clause.add_en("and", seq)
         n_will = 1 if tense == "future" else 0
