@@ -16,6 +16,7 @@ keeps its gold alignment, with the same conventions as ko_en.py; the new ones ar
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import ClassVar, NamedTuple
 
@@ -55,6 +56,7 @@ from transformer_core.data.ko_en_forms import (
     DURATION_MINUTES,
     ELDER_RECIPIENT,
     ELDERS,
+    FEW,
     FLOOR,
     FROM,
     FROM_TO_VERBS,
@@ -69,13 +71,16 @@ from transformer_core.data.ko_en_forms import (
     HOW_LONG,
     JEOK,
     JOINT_VERBS,
+    JUL,
     LEARNER2_GRAMMAR,
     LEARNER3_GRAMMAR,
     LEARNER4_GRAMMAR,
     LEARNER5_GRAMMAR,
     LEARNER6_GRAMMAR,
+    LEARNER7_GRAMMAR,
     LEARNER_GRAMMAR,
     LIKING_VERBS,
+    MANY,
     MINUTE,
     MORE,
     NASEO,
@@ -84,6 +89,7 @@ from transformer_core.data.ko_en_forms import (
     NOT_REASONS,
     ONLY,
     POSITIONS,
+    POSSESSIVES,
     PRICES,
     PRONOUNS,
     REASON_TAGS,
@@ -94,6 +100,8 @@ from transformer_core.data.ko_en_forms import (
     SEQUENCE_FIRST,
     SEQUENCE_SECOND,
     SINO_FLOORS,
+    SKILL_VERBS,
+    STANDALONE_NUMBERS,
     STATE_ENGLISH,
     STATE_OUT_TAGS,
     STAY_BASE,
@@ -123,6 +131,7 @@ from transformer_core.data.ko_en_forms import (
     english_ordinal,
     eu_class,
     eu_ending,
+    fixed_subject_predicate,
     fixed_subject_words,
     future_adnominal_word,
     ge_word,
@@ -145,8 +154,10 @@ from transformer_core.data.ko_en_forms import (
     neyo_word,
     nikka_word,
     nominal_words,
+    not_know_verb,
     offer_word,
     or_word,
+    own_english,
     particle_word,
     past_adnominal,
     past_participle,
@@ -2890,6 +2901,189 @@ class Learner6Grammar(Learner5Grammar):
         return self._assemble([subject.phrase, obj, predicate], order, None, True)
 
 
+# learner7: 듣다 is "listen to" with music, a song or the radio, "hear" with every other sound or show (one English
+# verb for one Korean object, never a coin toss).
+LISTENED = frozenset({"music", "song", "radio"})
+
+
+class Learner7Grammar(Learner6Grammar):
+    """Grammar "learner7": learner6 plus what a first-level learner's core word list (level1_words.json) has that it
+    still lacked (docs/models.md "Grammar learner7"): native numerals standing alone (아이가 둘 있어요 -> I have two
+    children), basic nouns with two meanings told apart by their collocation (차를 운전했어요 -> drove a car, 배를
+    탔어요 -> took a boat, 이를 닦아요 -> brush my teeth, 눈이 아파요 -> have sore eyes, 키가 커요 -> is tall; the
+    lexicon's fixed_object and fixed_subject entries), 듣다 as listen to (music) or hear (a sound), 많다 / 적다 (there
+    are many / few Ns), 모르다 (does not know) and -(으)ㄹ 줄 알다 / 모르다 (knows how to). The learner6 lexicon plus
+    the additions file "learner7"; its own KINDS (learner6's, then the new ones), so learner6's stream stays as it
+    was."""
+
+    GRAMMAR: ClassVar[str] = LEARNER7_GRAMMAR
+    KINDS: ClassVar[dict[str, int]] = {
+        **Learner6Grammar.KINDS, "count_alone": 3, "sense": 4, "many_few": 2, "not_know": 2, "know_how": 3}
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.lexicon = listened_apart(self.lexicon)
+
+    # -- native numerals standing alone: 아이가 둘 있어요 --
+
+    def _count_alone(self, register: str) -> SentencePair:
+        """S는 N이 NUM 있어요 -> S has NUM Ns (저는 아이가 둘 있어요 -> I have two children; 하나 -> one child);
+        있었어요 -> had; ? -> Does S have NUM Ns? has -> 있어요; two -> 둘; children -> 아이가."""
+        tense = "past" if self.rng.random() < 0.2 else "present"
+        question = self.rng.random() < 0.15
+        subject = self._subject("topic", drop=0.3, question=question)
+        tags = frozenset({"child", "son", "daughter", "younger sibling", "older brother", "older sister", "object",
+                          "book", "clothes"})  # an animal is counted with 마리 (고양이 두 마리)
+        noun = self.rng.choice([n for n in self._nouns_with(tags) if not n.plural_only and not n.mass
+                                and not n.proper and n.en not in subject.phrase.en])
+        number, english_number_word = self.rng.choice(STANDALONE_NUMBERS)
+        counted = Phrase()
+        noun_index = counted.add_ko(attach(noun.ko, "subject"))
+        number_index = counted.add_ko(number)
+        counted.add_en(english_number_word, number_index)
+        counted.add_en(noun.en if number == "하나" else noun.plural, noun_index)
+        predicate = Phrase()
+        for word in auxiliary_words("있", "있었", tense, question, register, action=False):
+            index = predicate.add_ko(word)
+        past = tense == "past"
+        if question:
+            predicate.add_en(english.do_form(subject.person, subject.plural, past), index)
+            predicate.add_en("have", index)
+        elif past:
+            predicate.add_en("had", index)
+        else:
+            predicate.add_en("has" if english.takes_third_person_s(subject.person, subject.plural) else "have", index)
+        order = self._english_order(subject, predicate, 1 if question else 0, [counted])
+        return self._assemble([subject.phrase, counted, predicate], order, None, question)
+
+    # -- nouns with two meanings, told apart by the verb: 차를 운전하다 (a car), 배를 타다 (a boat), 이를 닦다 --
+
+    def _sense(self, register: str) -> SentencePair:
+        """S는 N을 V -> S V-s the N's sense the verb picks (민수는 차를 운전해요 -> Minsu drives a car; 배를 탔어요
+        -> took a boat; 다리를 건널 거예요 -> will cross a bridge; 저는 이를 닦아요 -> I brush my teeth: {own} is
+        the subject's possessive, so 이를 닦다 takes a pronoun or a dropped subject); ? -> Did S V the N? The verb
+        -> its Korean predicate; car, in -> 차를; a / the and the possessive unaligned. No 안: 운전 안 했어요 splits
+        the 하다 verb."""
+        entry = self.rng.choice(self.lexicon.fixed_object)
+        tense = self.rng.choice(["present", "past", "past", "future"])
+        question = self.rng.random() < 0.2
+        subject = self._subject(drop=0.35, question=question)
+        while "{own}" in entry.en and subject.phrase.en[-1] not in POSSESSIVES:
+            subject = self._subject(drop=0.5, question=question)
+        owner = subject.phrase.en[-1]
+        verb_en, *rest = own_english(entry.en, owner).split()
+        verb = dataclasses.replace(fixed_subject_predicate(entry), en_base=verb_en,
+                                   en_past=own_english(entry.en_past, owner).split()[0])
+        obj = Phrase()
+        noun_index = obj.add_ko(attach(entry.noun, entry.particle))
+        for word in rest:
+            if word in ("a", "an", "the", *POSSESSIVES.values()):
+                obj.add_en(word)
+            else:
+                obj.add_en(word, noun_index)
+        predicate, before = self._final_predicate(verb, tense, question, register, subject)
+        order = self._english_order(subject, predicate, before, [obj])
+        return self._assemble([subject.phrase, obj, predicate], order, self._time(tense), question)
+
+    # -- 많다 / 적다: there are many / few Ns --
+
+    def _many_few(self, register: str) -> SentencePair:
+        """[PLACE에] N이 많아요 -> There are many Ns [at the PLACE] (a mass noun: There is a lot of N); 적어요 ->
+        There are few Ns (There is little N); 많았어요 -> There were many Ns. There unaligned; are -> 많아요; many
+        (a lot of; few, little) -> 많아요; Ns -> N이; at, the, PLACE -> PLACE에."""
+        from transformer_core.data.ko_en import adjective_pieces, place_phrase
+
+        tense = "past" if self.rng.random() < 0.25 else "present"
+        many = self.rng.random() < 0.65
+        tags = frozenset({"person", "animal", "vehicle", "plant"})
+        noun = self.rng.choice([n for n in self._nouns_with(tags) if not n.proper and not n.is_name])
+        mass = noun.mass or noun.plural_only
+        counted = Phrase()
+        noun_index = counted.add_ko(attach(noun.ko, "subject"))
+        predicate = Phrase()
+        words, lexical, tense_index = adjective_pieces(MANY if many else FEW, tense, False, False, register)
+        for word in words:
+            predicate.add_ko(word)
+        predicate.add_en("There")
+        predicate.add_en(english.be_form(3, not noun.mass, tense == "past"), tense_index)
+        if noun.mass:
+            for word in (["a", "lot", "of"] if many else ["little"]):
+                predicate.add_en(word, lexical)
+        else:
+            predicate.add_en("many" if many else "few", lexical)
+        counted.add_en(noun.en if mass else noun.plural, noun_index)
+        place = None
+        if self.rng.random() < 0.5:
+            place = place_phrase(self.rng.choice(self.lexicon.places), "goal", "at")
+        order = [(predicate, slice(None)), (counted, slice(None))] + ([(place, slice(None))] if place else [])
+        return self._assemble([place, counted, predicate], order, None, False)
+
+    # -- 모르다: does not know; -(으)ㄹ 줄 알다 / 모르다: knows how to --
+
+    def _not_know(self, register: str) -> SentencePair:
+        """S는 N을 몰라요 -> S does not know N (몰랐어요 -> did not know; 모를 거예요 -> will not know; ? -> Do you
+        not know N?). does, not -> 몰라요 (the tense word); know -> 몰라요."""
+        from transformer_core.data.ko_en import predicate_phrase, verb_pieces
+
+        tense = self.rng.choice(["present", "present", "past", "future"])
+        question = self.rng.random() < 0.1
+        subject = self._subject(question=question)
+        know = next(v for v in self.lexicon.transitive if v.stem == "알")
+        verb = not_know_verb(know)
+        obj = self._object(verb)
+        words, lexical, tense_index = verb_pieces(verb, tense, False, question, register)
+        aux = "will" if tense == "future" else english.do_form(subject.person, subject.plural, tense == "past")
+        items = [(aux, "aux"), ("not", "aux"), ("know", "verb")]
+        predicate = predicate_phrase(words, lexical, tense_index, items)
+        order = self._english_order(subject, predicate, 1 if question else 0, [obj.phrase])
+        return self._assemble([subject.phrase, obj.phrase, predicate], order, None, question)
+
+    def _know_how(self, register: str) -> SentencePair:
+        """S [OBJ] V-(으)ㄹ 줄 알아요 -> S knows how to V [OBJ] (수영할 줄 알아요 -> knows how to swim); 몰라요 ->
+        does not know how to V; 알았어요 -> knew how to; ? -> Does S know how to V? knows -> 알아요 (does, not ->
+        몰라요); how -> 줄; to and V -> V-(으)ㄹ."""
+        from transformer_core.data.ko_en import predicate_phrase, verb_pieces
+
+        tense = "past" if self.rng.random() < 0.2 else "present"
+        question = self.rng.random() < 0.2
+        negated = not question and self.rng.random() < 0.4
+        subject = self._subject(question=question)
+        ambiguous = self._ambiguous("can")
+        verb = self.rng.choice([v for v in self.lexicon.transitive + self.lexicon.intransitive
+                                if (v.stem, v.en_base) in SKILL_VERBS and v.stem not in ambiguous])
+        obj = (self._noun_phrase(verb.objects, "object", allow_pronoun=False, allow_number=False)
+               if verb.kind == "transitive" else None)
+        know = next(v for v in self.lexicon.transitive if v.stem == "알")
+        main = not_know_verb(know) if negated else know
+        clause = Phrase()
+        lexical_index = clause.add_ko(future_adnominal_word(verb))
+        jul = clause.add_ko(JUL)
+        words, lexical, tense_index = verb_pieces(main, tense, False, question, register)
+        if question or negated:
+            aux = english.do_form(subject.person, subject.plural, tense == "past")
+            items = [(aux, "aux"), *([("not", "aux")] if negated else []), ("know", "verb")]
+        else:
+            third = english.takes_third_person_s(subject.person, subject.plural)
+            items = [("knew" if tense == "past" else ("knows" if third else "know"), "verb")]
+        predicate = predicate_phrase(words, lexical, tense_index, items)
+        clause.add_en("how", jul)
+        clause.add_en("to", lexical_index)
+        clause.add_en(verb.en_base, lexical_index)
+        before = 1 if question else 0
+        order = [(predicate, slice(0, before)), (subject.phrase, slice(None)), (predicate, slice(before, None)),
+                 (clause, slice(None))] + ([(obj.phrase, slice(None))] if obj else [])
+        return self._assemble([subject.phrase, obj.phrase if obj else None, clause, predicate], order, None,
+                              question)
+
+
+def listened_apart(lexicon):
+    """`lexicon` with 듣다 "hear" kept off what one listens to (music, a song, the radio: 듣다 "listen to"), so each
+    Korean object of 듣다 has one English verb; the nouns LISTENED tags lose the "sound" tag "hear" takes."""
+    nouns = [dataclasses.replace(n, tags=n.tags - {"sound", "show"}) if n.tags & LISTENED else n
+             for n in lexicon.common_nouns]
+    return dataclasses.replace(lexicon, common_nouns=nouns)
+
+
 def wordpiece_split(word: str, vocabulary: frozenset[str]) -> list[str] | None:
     """The pieces WordPiece cuts `word` into (longest match first, '##' after the first), without the '##';
     None when some part matches nothing (the tokenizer's <unk>)."""
@@ -2976,7 +3170,7 @@ def ko_en_grammar(seed: int = 0, name: str = "full") -> KoEnGrammar:
     grammar were trained on; also "" for config.json files without a "grammar" field), "everyday" (full + the learner
     constructions), "learner" (the everyday constructions over the learner lexicon too) or "learner2" (and the learner
     lexicon's second round) or "learner3" (and the syllabus constructions and the third round), "learner4", "learner5"
-    or "learner6" (and the syllabus items the one before lacked). Each keeps its own random stream."""
+    "learner6" or "learner7" (and the syllabus items the one before lacked). Each keeps its own random stream."""
     name = name or "full"
     if name == "everyday":
         return EverydayGrammar(seed)
@@ -2992,6 +3186,8 @@ def ko_en_grammar(seed: int = 0, name: str = "full") -> KoEnGrammar:
         return Learner5Grammar(seed)
     if name == LEARNER6_GRAMMAR:
         return Learner6Grammar(seed)
+    if name == LEARNER7_GRAMMAR:
+        return Learner7Grammar(seed)
     if name not in GRAMMAR_NAMES:
         raise ValueError(f"unknown grammar {name!r}; expected one of {', '.join(GRAMMAR_NAMES)}")
     return KoEnGrammar(seed, core=name == "core")
