@@ -2923,6 +2923,7 @@ class Learner7Grammar(Learner6Grammar):
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
         self.lexicon = listened_apart(self.lexicon)
+        self._know = next(v for v in self.lexicon.transitive if (v.stem, v.en_base) == ("알", "know"))
 
     # -- native numerals standing alone: 아이가 둘 있어요 --
 
@@ -2964,13 +2965,11 @@ class Learner7Grammar(Learner6Grammar):
         the subject's possessive, so 이를 닦다 takes a pronoun or a dropped subject); ? -> Did S V the N? The verb
         -> its Korean predicate; car, in -> 차를; a / the and the possessive unaligned. No 안: 운전 안 했어요 splits
         the 하다 verb."""
-        entry = self.rng.choice(self.lexicon.fixed_object)
         tense = self.rng.choice(["present", "past", "past", "future"])
         question = self.rng.random() < 0.2
         subject = self._subject(drop=0.35, question=question)
-        while "{own}" in entry.en and subject.phrase.en[-1] not in POSSESSIVES:
-            subject = self._subject(drop=0.5, question=question)
         owner = subject.phrase.en[-1]
+        entry = self.rng.choice([e for e in self.lexicon.fixed_object if owner in POSSESSIVES or "{own}" not in e.en])
         verb_en, *rest = own_english(entry.en, owner).split()
         verb = dataclasses.replace(fixed_subject_predicate(entry), en_base=verb_en,
                                    en_past=own_english(entry.en_past, owner).split()[0])
@@ -3028,8 +3027,7 @@ class Learner7Grammar(Learner6Grammar):
         tense = self.rng.choice(["present", "present", "past", "future"])
         question = self.rng.random() < 0.1
         subject = self._subject(question=question)
-        know = next(v for v in self.lexicon.transitive if v.stem == "알")
-        verb = not_know_verb(know)
+        verb = not_know_verb(self._know)
         obj = self._object(verb)
         words, lexical, tense_index = verb_pieces(verb, tense, False, question, register)
         aux = "will" if tense == "future" else english.do_form(subject.person, subject.plural, tense == "past")
@@ -3053,8 +3051,7 @@ class Learner7Grammar(Learner6Grammar):
                                 if (v.stem, v.en_base) in SKILL_VERBS and v.stem not in ambiguous])
         obj = (self._noun_phrase(verb.objects, "object", allow_pronoun=False, allow_number=False)
                if verb.kind == "transitive" else None)
-        know = next(v for v in self.lexicon.transitive if v.stem == "알")
-        main = not_know_verb(know) if negated else know
+        main = not_know_verb(self._know) if negated else self._know
         clause = Phrase()
         lexical_index = clause.add_ko(future_adnominal_word(verb))
         jul = clause.add_ko(JUL)
