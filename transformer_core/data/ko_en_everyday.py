@@ -80,9 +80,11 @@ from transformer_core.data.ko_en_forms import (
     LEARNER7_GRAMMAR,
     LEARNER_GRAMMAR,
     LIKING_VERBS,
+    LOWERED_AFTER_VOCATIVE,
     MANY,
     MINUTE,
     MORE,
+    NAME_TITLE,
     NASEO,
     NATIVE_COUNTS,
     NATIVE_ONE,
@@ -115,9 +117,11 @@ from transformer_core.data.ko_en_forms import (
     TRANSPORT_VERBS,
     UNTIL,
     UNTIL_TIME,
+    VOCATIVE_TITLES,
     WON,
     YEAR,
     YEARS,
+    YOUNGER,
     aseo_word,
     auxiliary_words,
     become_words,
@@ -176,6 +180,7 @@ from transformer_core.data.ko_en_forms import (
     times_english,
     ttae_words,
     verb_form,
+    vocative_word,
     will_word,
     ya_word,
 )
@@ -2918,7 +2923,8 @@ class Learner7Grammar(Learner6Grammar):
 
     GRAMMAR: ClassVar[str] = LEARNER7_GRAMMAR
     KINDS: ClassVar[dict[str, int]] = {
-        **Learner6Grammar.KINDS, "count_alone": 3, "sense": 4, "many_few": 2, "not_know": 2, "know_how": 3}
+        **Learner6Grammar.KINDS, "count_alone": 3, "sense": 4, "many_few": 2, "not_know": 2, "know_how": 3,
+        "older_by": 2, "vocative": 3}
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
@@ -3071,6 +3077,82 @@ class Learner7Grammar(Learner6Grammar):
                  (clause, slice(None))] + ([(obj.phrase, slice(None))] if obj else [])
         return self._assemble([subject.phrase, obj.phrase if obj else None, clause, predicate], order, None,
                               question)
+
+    # -- N살 많다 / 어리다: N years older / younger than --
+
+    def _older_by(self, register: str) -> SentencePair:
+        """S는 X보다 세 살 많아요 -> S is three years older than X (어려요 -> younger; 한 살 -> one year; 많았어요
+        -> was); ? -> Is S three years older than X? is -> 많아요 (the tense word); three -> 세; years -> 살; older ->
+        많아요; than, X -> X보다. X: a name other than the subject's."""
+        from transformer_core.data.ko_en import adjective_pieces
+
+        tense = "past" if self.rng.random() < 0.15 else "present"
+        question = self.rng.random() < 0.15
+        subject = self._subject("topic", drop=0.2, question=question)
+        other = self.rng.choice([n for n in self.lexicon.names if subject.phrase.en[:1] != [n.en]])
+        than = Phrase()
+        index = than.add_ko((other.ko, "보다"))
+        than.add_en("than", index)
+        than.add_en(other.en, index)
+        years = self.rng.randint(1, 10)
+        number, english_word = native_count(years)
+        older = self.rng.random() < 0.6
+        words, lexical, tense_index = adjective_pieces(MANY if older else YOUNGER, tense, False, question, register)
+        predicate = Phrase()
+        number_index = predicate.add_ko(number)
+        counter = predicate.add_ko(AGE)
+        for word in words:
+            last = predicate.add_ko(word)
+        tense_index += 2
+        lexical += 2
+        predicate.add_en(english.be_form(subject.person, subject.plural, tense == "past"), tense_index)
+        predicate.add_en(english_word, number_index)
+        predicate.add_en("year" if years == 1 else "years", counter)
+        predicate.add_en("older" if older else "younger", lexical)
+        assert last == lexical
+        before = 1 if question else 0
+        order = [(predicate, slice(0, before)), (subject.phrase, slice(None)), (predicate, slice(before, None)),
+                 (than, slice(None))]
+        return self._assemble([subject.phrase, than, predicate], order, None, question)
+
+    # -- vocatives: 선생님, ... -> Teacher, ... --
+
+    VOCATIVE_BODIES: ClassVar[tuple[str, ...]] = ("request", "dont", "please_do", "lets", "shall_we")
+
+    def _vocative(self, register: str) -> SentencePair:
+        """A request, a suggestion or a "do not" with the one spoken to named first: 선생님, 사과를 주세요. ->
+        Teacher, please give me an apple.; 민수 씨, 같이 갑시다. -> Minsu, let's go together.; 지은아, 먹지 마. ->
+        Jieun, do not eat. A title (선생님, 엄마 ...) in every speech level; a name with 씨 before a polite or
+        formal body (a plain request is 주세요 too), with 아 / 야 before banmal and plain speech. Teacher ->
+        선생님; Minsu -> 민수 and 씨 (민수야); the comma -> the comma; the body's first word lowered (please)."""
+        body_kind = self.rng.choice(self.VOCATIVE_BODIES)
+        if body_kind == "please_do" and register not in ("polite", "formal"):
+            body_kind = "request"
+        body = getattr(self, f"_{body_kind}")(register)
+        words: list[Word] = []
+        if self.rng.random() < 0.4:
+            ko, en = self.rng.choice(VOCATIVE_TITLES)
+            words.append((ko,))
+        else:
+            name = self.rng.choice(self.lexicon.names)
+            en = name.en
+            if register in ("polite", "formal") or (register, body_kind) == ("plain", "request"):
+                words += [(name.ko,), (NAME_TITLE,)]
+            else:
+                words.append(vocative_word(name.ko))
+        from transformer_core.data.ko_en import word_tokens
+
+        pieces = [piece for word in words for piece in word_tokens(word)]
+        n_words, n_pieces = len(words) + 1, len(pieces) + 1
+        first = body.target[0]
+        lowered = first.lower() if first in LOWERED_AFTER_VOCATIVE else first
+        target = (en, ",", lowered, *body.target[1:])
+        alignment = (tuple(range(len(pieces))), (len(pieces),),
+                     *(tuple(i + n_pieces for i in link) for link in body.alignment))
+        source_words = (*("".join(w) for w in words), ",", *body.source_words)
+        word_alignment = (tuple(range(len(words))), (len(words),),
+                          *(tuple(i + n_words for i in link) for link in body.word_alignment))
+        return SentencePair((*pieces, ",", *body.source), target, alignment, source_words, word_alignment)
 
 
 def listened_apart(lexicon):

@@ -1025,10 +1025,27 @@ SKILL_VERBS = frozenset({
 # The level-1 words learner7 writes in constructions of its own, not as lexicon entries (level1_audit reads this).
 CONSTRUCTION_LEMMAS = {"verbs": ("모르다",), "adjectives": ("많다", "적다"),
                        "numerals": tuple(ko for ko, _ in STANDALONE_NUMBERS)}
+# Vocatives at the start of a request (선생님, ... -> Teacher, ...): the elders and parents one calls by their title,
+# in every speech level; a name takes 씨 in polite speech (민수 씨) and 아 / 야 in banmal and plain speech (지은아,
+# 민수야: hangul.py's vocative particle).
+VOCATIVE_TITLES = (("선생님", "Teacher"), ("할머니", "Grandma"), ("할아버지", "Grandpa"), ("엄마", "Mom"),
+                   ("아빠", "Dad"))
+NAME_TITLE = "씨"
+# The first English words of a request that a vocative before them lowers (Teacher, please ...).
+LOWERED_AFTER_VOCATIVE = frozenset({"Please", "Do", "Don't", "Let's", "Shall", "Will", "Can", "Did", "Does", "Are",
+                                    "Is", "What", "Where", "Why", "How", "When"})
 POSSESSIVES = {"I": "my", "you": "your", "we": "our", "they": "their", "he": "his", "she": "her"}
 LEARNER7_ENGLISH = ("There", "there", "is", "are", "was", "were", "Is", "Are", "many", "few", "a", "lot", "of",
                     "little", "not", "do", "does", "did", "Do", "Does", "Did", "will", "know", "knew", "how", "to",
                     "has", "have", "had", "Has", "Have", "one", "two", *POSSESSIVES.values())
+
+
+YOUNGER = Adjective("어리", hangul.attributive_form("어리"), hangul.past_stem("어리"), "younger", frozenset())
+
+
+def vocative_word(name: str) -> Word:
+    """A name called in banmal or plain speech: 민수 -> 민수야, 지은 -> 지은아 (아 after a final consonant)."""
+    return (name, "아" if hangul.final_consonant(name) != hangul.FINAL_NONE else "야")
 
 
 def not_know_verb(know: Verb) -> Verb:
@@ -1049,13 +1066,19 @@ def learner7_korean_words(lexicon: Lexicon) -> set[Word]:
 
     from transformer_core.data.ko_en import adjective_pieces, verb_pieces
 
-    words: set[Word] = {JUL, *((ko,) for ko, _ in STANDALONE_NUMBERS)}
+    words: set[Word] = {JUL, *((ko,) for ko, _ in STANDALONE_NUMBERS), (",",), (NAME_TITLE,)}
+    words.update((ko,) for ko, _ in VOCATIVE_TITLES)
+    words.update(vocative_word(name.ko) for name in lexicon.names)
+    words.update((name.ko, "보다") for name in lexicon.names)
+    for n in range(1, 11):
+        words.add((native_count(n)[0],))
+    words.add((AGE,))
     know = next(v for v in lexicon.transitive if v.stem == "알")
     for tense, negated, question, register in product(("past", "present", "future"), (False, True), (False, True),
                                                       REGISTERS):
         for entry in lexicon.fixed_object:
             words.update(fixed_subject_words(entry, tense, negated, question, register)[0])
-        for adjective in (MANY, FEW):
+        for adjective in (MANY, FEW, YOUNGER):
             words.update(adjective_pieces(adjective, tense, negated, question, register)[0])
         words.update(verb_pieces(not_know_verb(know), tense, negated, question, register)[0])
     for verb in lexicon.verbs:
@@ -1066,7 +1089,11 @@ def learner7_korean_words(lexicon: Lexicon) -> set[Word]:
 def learner7_english_words(lexicon: Lexicon) -> set[str]:
     """English words the fifth syllabus round adds: the collocations' (car, boat, teeth, tall ...), many / few,
     the possessives of brush my teeth."""
-    words = set(LEARNER7_ENGLISH) | {en for _, en in STANDALONE_NUMBERS}
+    words = set(LEARNER7_ENGLISH) | {en for _, en in STANDALONE_NUMBERS} | {",", "older", "younger", "than", "year",
+                                                                          "years"}
+    words.update(en for _, en in VOCATIVE_TITLES)
+    words.update(word.lower() for word in LOWERED_AFTER_VOCATIVE)
+    words.update(name.en for name in lexicon.names)
     for entry in lexicon.fixed_object:
         for possessive in POSSESSIVES.values():
             words.update(entry.en.replace("{own}", possessive).split())
