@@ -3035,6 +3035,8 @@ class Learner7Grammar(Learner6Grammar):
         subject = self._subject(question=question)
         verb = not_know_verb(self._know)
         obj = self._object(verb)
+        if obj.phrase.en[0] in ("a", "an"):  # one does not know "a viewer": the one spoken of is known (the viewer)
+            obj.phrase.en[0] = "the"
         words, lexical, tense_index = verb_pieces(verb, tense, False, question, register)
         aux = "will" if tense == "future" else english.do_form(subject.person, subject.plural, tense == "past")
         items = [(aux, "aux"), ("not", "aux"), ("know", "verb")]
@@ -3122,24 +3124,27 @@ class Learner7Grammar(Learner6Grammar):
     def _vocative(self, register: str) -> SentencePair:
         """A request, a suggestion or a "do not" with the one spoken to named first: 선생님, 사과를 주세요. ->
         Teacher, please give me an apple.; 민수 씨, 같이 갑시다. -> Minsu, let's go together.; 지은아, 먹지 마. ->
-        Jieun, do not eat. A title (선생님, 엄마 ...) in every speech level; a name with 씨 before a polite or
-        formal body (a plain request is 주세요 too), with 아 / 야 before banmal and plain speech. Teacher ->
+        Jieun, do not eat. A teacher or grandparent (선생님, 할머니) before a polite or formal body, a parent (엄마,
+        아빠) before all but a formal one; a name with 씨 before a polite or formal body (its last word ends in 요,
+        시다, 시오 ...), with 아 / 야 before banmal and plain speech. Teacher ->
         선생님; Minsu -> 민수 and 씨 (민수야); the comma -> the comma; the body's first word lowered (please)."""
         body_kind = self.rng.choice(self.VOCATIVE_BODIES)
         if body_kind == "please_do" and register not in ("polite", "formal"):
             body_kind = "request"
         body = getattr(self, f"_{body_kind}")(register)
+        ending = body.source_words[-2]
+        formal = ending.endswith(("시다", "시오", "니다", "니까"))  # 갑시다, 드십시오: not to a parent
+        polite = formal or ending.endswith("요")
+        titles = [(ko, en) for ko, en in VOCATIVE_TITLES
+                  if (ko in ("엄마", "아빠") and not formal) or (ko not in ("엄마", "아빠") and polite)]
         words: list[Word] = []
-        if self.rng.random() < 0.4:
-            ko, en = self.rng.choice(VOCATIVE_TITLES)
+        if titles and self.rng.random() < 0.4:
+            ko, en = self.rng.choice(titles)
             words.append((ko,))
         else:
             name = self.rng.choice(self.lexicon.names)
             en = name.en
-            if register in ("polite", "formal") or (register, body_kind) == ("plain", "request"):
-                words += [(name.ko,), (NAME_TITLE,)]
-            else:
-                words.append(vocative_word(name.ko))
+            words += [(name.ko,), (NAME_TITLE,)] if polite else [vocative_word(name.ko)]
         from transformer_core.data.ko_en import word_tokens
 
         pieces = [piece for word in words for piece in word_tokens(word)]
