@@ -1032,7 +1032,7 @@ VOCATIVE_TITLES = (("선생님", "Teacher"), ("할머니", "Grandma"), ("할아�
                    ("아빠", "Dad"))
 NAME_TITLE = "씨"
 # The first English words of a request that a vocative before them lowers (Teacher, please ...).
-LOWERED_AFTER_VOCATIVE = frozenset({"Please", "Do", "Don't", "Let's", "Shall", "Will", "Can", "Did", "Does", "Are",
+LOWERED_AFTER_VOCATIVE = frozenset({"Please", "Do", "Let's", "Shall", "Will", "Can", "Did", "Does", "Are",
                                     "Is", "What", "Where", "Why", "How", "When"})
 POSSESSIVES = {"I": "my", "you": "your", "we": "our", "they": "their", "he": "his", "she": "her"}
 LEARNER7_ENGLISH = ("There", "there", "is", "are", "was", "were", "Is", "Are", "many", "few", "a", "lot", "of",
