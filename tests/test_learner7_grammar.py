@@ -378,3 +378,16 @@ def test_learner6_names_the_new_words_unknown():
     tokenizer = build_ko_en_tokenizer(grammar="learner6")
     for sentence in ("저는 아이가 둘 있어요.", "저는 답을 몰라요.", "공원에 사람이 많아요.", "사과가 하나 있어요."):
         assert tokenizer.unk_token in tokenizer.tokenize(sentence), sentence
+
+
+def test_the_audit_command_prints_each_part_of_speech_and_refuses_an_unknown_grammar(capsys):
+    from transformer_core.data.level1_audit import main
+
+    assert main(["learner6"]) == 0
+    out = capsys.readouterr().out
+    lacking = missing_words("learner6")
+    total = sum(map(len, level1_words().values()))
+    assert out.splitlines()[0] == (f"learner6: {total - sum(map(len, lacking.values()))} of {total} first-level "
+                                   f"words known, {sum(map(len, lacking.values()))} lacking")
+    assert f"numerals ({len(lacking['numerals'])} of 10 lacking): 하나 둘 셋 넷" in out
+    assert main(["learner99"]) == 2 and "unknown grammar 'learner99'" in capsys.readouterr().err

@@ -2,6 +2,7 @@
 lacks, part of speech by part of speech.
 
     python -m transformer_core.data.level1_audit learner6   # the words learner6 lacks, one part of speech a line
+    python -m transformer_core.data.level1_audit            # the newest grammar (learner7)
 
 A noun is known when a noun, place or name of the lexicon is written so; a verb or adjective (dictionary form, ...다)
 when an entry of that part of speech has its stem; an adverb or time word when the lexicon's adverbs or time words
@@ -15,6 +16,8 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+
+from transformer_core.data.ko_en import EXTENDED_GRAMMARS
 
 LIST_PATH = Path(__file__).resolve().parent / "level1_words.json"
 PARTS = ("nouns", "verbs", "adjectives", "adverbs", "time_words", "numerals")
@@ -58,8 +61,12 @@ def missing_words(grammar: str) -> dict[str, list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Print what grammar argv[0] (the newest by default) lacks of the list, part of speech by part of speech."""
     args = sys.argv[1:] if argv is None else argv
-    grammar = args[0] if args else "learner6"
+    grammar = args[0] if args else EXTENDED_GRAMMARS[-1]
+    if grammar not in EXTENDED_GRAMMARS:
+        print(f"unknown grammar {grammar!r}; expected one of {', '.join(EXTENDED_GRAMMARS)}", file=sys.stderr)
+        return 2
     words = level1_words()
     missing = missing_words(grammar)
     total = sum(map(len, words.values()))
