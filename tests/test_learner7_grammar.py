@@ -170,12 +170,12 @@ CAKE = dict(transitive=[("만들", "make")], nouns=["케이크"])
     ("older_by", OLDER, "polite", "민수는 지수보다 세 살 많아요?", "Is Minsu three years older than Jisu?"),
     ("older_by", OLDER, "plain", "민수는 지수보다 열 살 어리다.", "Minsu is ten years younger than Jisu."),
     ("older_by", OLDER, "formal", "민수는 지수보다 다섯 살 많습니다.", "Minsu is five years older than Jisu."),
-    ("vocative", CALLED, "polite", "선생님, 사과를 주세요.", "Teacher, please give me an apple."),
-    ("vocative", CALLED, "polite", "민수 씨, 사과를 주세요.", "Minsu, please give me an apple."),
-    ("vocative", CALLED, "banmal", "민수야, 사과를 줘.", "Minsu, please give me an apple."),
-    ("vocative", CALLED, "banmal", "엄마, 사과를 먹지 마.", "Mom, do not eat an apple."),
-    ("vocative", CALLED, "formal", "민수 씨, 사과를 드십시오.", "Minsu, please eat an apple."),
-    ("vocative", CALLED_JIEUN, "banmal", "지은아, 사과를 먹지 마.", "Jieun, do not eat an apple."),
+    ("vocative", CALLED, "polite", "선생님 , 사과를 주세요.", "Teacher , please give me an apple."),
+    ("vocative", CALLED, "polite", "민수 씨 , 사과를 주세요.", "Minsu , please give me an apple."),
+    ("vocative", CALLED, "banmal", "민수야 , 사과를 줘.", "Minsu , please give me an apple."),
+    ("vocative", CALLED, "banmal", "엄마 , 사과를 먹지 마.", "Mom , do not eat an apple."),
+    ("vocative", CALLED, "formal", "민수 씨 , 사과를 드십시오.", "Minsu , please eat an apple."),
+    ("vocative", CALLED_JIEUN, "banmal", "지은아 , 사과를 먹지 마.", "Jieun , do not eat an apple."),
 ])
 def test_each_new_construction_writes_the_korean_and_english_a_teacher_writes(kind, fields, register, korean,
                                                                              english):
@@ -205,8 +205,8 @@ def test_each_new_construction_writes_the_korean_and_english_a_teacher_writes(ki
     ("older_by", OLDER, "민수는 지수보다 세 살 많아요.",
      {"is": {"많아요"}, "three": {"세"}, "years": {"살"}, "older": {"많아요"}, "than": {"지수보다"},
       "Jisu": {"지수보다"}}),
-    ("vocative", CALLED, "선생님, 사과를 주세요.", {"Teacher": {"선생님"}, ",": {","}, "apple": {"사과를"}}),
-    ("vocative", CALLED, "민수 씨, 사과를 주세요.",
+    ("vocative", CALLED, "선생님 , 사과를 주세요.", {"Teacher": {"선생님"}, ",": {","}, "apple": {"사과를"}}),
+    ("vocative", CALLED, "민수 씨 , 사과를 주세요.",
      {"Minsu": {"민수", "씨"}, ",": {","}, "please": {"주세요"}}),
 ])
 def test_the_gold_alignment_points_each_english_word_at_its_korean_word(kind, fields, korean, expected):

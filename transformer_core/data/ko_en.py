@@ -59,10 +59,10 @@ class SentencePair:
 
 
 def join_words(words: tuple[str, ...] | list[str]) -> str:
-    """Words joined by spaces, the final punctuation mark attached: '고양이가 생선을 먹는다.'; a comma (after a
-    vocative, grammar learner7) attached to the word before it: '민수야, 같이 가자.'"""
-    text = " ".join(words[:-1]) + words[-1] if words and words[-1] in (".", "?") else " ".join(words)
-    return text.replace(" , ", ", ")
+    """Words joined by spaces, the final punctuation mark attached: '고양이가 생선을 먹는다.'"""
+    if words and words[-1] in (".", "?"):
+        return " ".join(words[:-1]) + words[-1]
+    return " ".join(words)
 
 
 def pieces_to_words(pieces: tuple[str, ...] | list[str]) -> list[str]:

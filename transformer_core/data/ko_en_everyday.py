@@ -3124,10 +3124,12 @@ class Learner7Grammar(Learner6Grammar):
     def _vocative(self, register: str) -> SentencePair:
         """A request, a suggestion or a "do not" with the one spoken to named first: 선생님, 사과를 주세요. ->
         Teacher, please give me an apple.; 민수 씨, 같이 갑시다. -> Minsu, let's go together.; 지은아, 먹지 마. ->
-        Jieun, do not eat. A teacher or grandparent (선생님, 할머니) before a polite or formal body, a parent (엄마,
-        아빠) before all but a formal one; a name with 씨 before a polite or formal body (its last word ends in 요,
-        시다, 시오 ...), with 아 / 야 before banmal and plain speech. Teacher ->
-        선생님; Minsu -> 민수 and 씨 (민수야); the comma -> the comma; the body's first word lowered (please)."""
+        Jieun, do not eat. The comma is a word of its own (the tokenizer cuts it off; the pair's text spaces it
+        as the earlier rounds' English does: 선생님 , 사과를 주세요.). A teacher or grandparent (선생님, 할머니)
+        before a polite or formal body, a parent (엄마, 아빠) before all but a formal one; a name with 씨 before a
+        polite or formal body (its last word ends in 요, 시다, 시오 ...), with 아 / 야 before banmal and plain
+        speech. Teacher -> 선생님; Minsu -> 민수 and 씨 (민수야); the comma -> the comma; the body's first word
+        lowered (please)."""
         body_kind = self.rng.choice(self.VOCATIVE_BODIES)
         if body_kind == "please_do" and register not in ("polite", "formal"):
             body_kind = "request"
