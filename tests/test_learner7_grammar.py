@@ -75,6 +75,7 @@ def test_learner7_knows_the_level1_words_learner6_lacked_that_it_adds():
     """Written out here: the words of the list learner6 lacks and learner7 knows (entries or constructions)."""
     before, after = missing_words("learner6"), missing_words("learner7")
     added = {"nouns": {"아주머니", "입", "차표", "이"}, "verbs": {"모르다"}, "adjectives": {"많다", "적다", "쓰다"},
+             "adverbs": {"항상"},
              "numerals": {"하나", "둘", "셋", "넷", "다섯", "여섯", "일곱", "여덟", "아홉", "열"}}
     for part, words in added.items():
         assert words <= set(before[part]), part
@@ -117,6 +118,7 @@ PEOPLE = dict(nouns=["사람"], places=["공원"])
 ANSWER = dict(nouns=["답"])
 SWIM = dict(intransitive=[("수영하", "swim")])
 OLDER = dict(names=["민수", "지수"])
+EAT = dict(transitive=[("먹", "eat")], nouns=["사과"], motion=["가"], places=["학교"])
 CALLED = dict(nouns=["사과"], transitive=[("먹", "eat")], names=["민수"])
 CALLED_JIEUN = dict(nouns=["사과"], transitive=[("먹", "eat")], names=["지은"])
 CAKE = dict(transitive=[("만들", "make")], nouns=["케이크"])
@@ -164,6 +166,9 @@ CAKE = dict(transitive=[("만들", "make")], nouns=["케이크"])
     ("know_how", SWIM, "polite", "민수는 수영할 줄 알았어요.", "Minsu knew how to swim."),
     ("know_how", CAKE, "polite", "민수는 케이크를 만들 줄 알아요.", "Minsu knows how to make a cake."),
     ("know_how", CAKE, "formal", "민수는 케이크를 만들 줄 모릅니다.", "Minsu does not know how to make a cake."),
+    ("adverb_aspect", EAT, "polite", "민수는 항상 사과를 먹어요.", "Minsu always eats an apple."),
+    ("adverb_aspect", EAT, "polite", "민수는 항상 사과를 먹어요?", "Does Minsu always eat an apple?"),
+    ("adverb_aspect", EAT, "formal", "민수는 항상 학교에 갑니다.", "Minsu always goes to the school."),
     ("older_by", OLDER, "polite", "민수는 지수보다 세 살 많아요.", "Minsu is three years older than Jisu."),
     ("older_by", OLDER, "polite", "민수는 지수보다 한 살 어려요.", "Minsu is one year younger than Jisu."),
     ("older_by", OLDER, "polite", "민수는 지수보다 두 살 많았어요.", "Minsu was two years older than Jisu."),
@@ -205,6 +210,8 @@ def test_each_new_construction_writes_the_korean_and_english_a_teacher_writes(ki
     ("older_by", OLDER, "민수는 지수보다 세 살 많아요.",
      {"is": {"많아요"}, "three": {"세"}, "years": {"살"}, "older": {"많아요"}, "than": {"지수보다"},
       "Jisu": {"지수보다"}}),
+    ("adverb_aspect", EAT, "민수는 항상 사과를 먹어요.",
+     {"always": {"항상"}, "eats": {"먹어요"}, "apple": {"사과를"}}),
     ("vocative", CALLED, "선생님 , 사과를 주세요.", {"Teacher": {"선생님"}, ",": {","}, "apple": {"사과를"}}),
     ("vocative", CALLED, "민수 씨 , 사과를 주세요.",
      {"Minsu": {"민수", "씨"}, ",": {","}, "please": {"주세요"}}),
@@ -361,7 +368,8 @@ NEW_SENTENCES = (
     "저는 이를 닦았어요.", "저는 다리를 건넜어요.", "저는 눈이 아파요.", "저는 이가 아파요.", "민수는 키가 커요.",
     "공원에 사람이 많아요.", "사람이 적어요.", "저는 답을 몰라요.", "저는 수영할 줄 알아요.",
     "저는 수영할 줄 몰라요.", "저는 음악을 들어요.", "저는 차를 마셔요.", "저는 민수보다 세 살 많아요.",
-    "지수는 민수보다 두 살 어려요.", "선생님, 사과를 주세요.", "민수야, 같이 가자.", "민수 씨, 사과를 주세요.")
+    "지수는 민수보다 두 살 어려요.", "저는 항상 커피를 마셔요.",
+    "선생님, 사과를 주세요.", "민수야, 같이 가자.", "민수 씨, 사과를 주세요.")
 
 
 def test_the_learner7_recogniser_reads_the_new_constructions():

@@ -2819,6 +2819,8 @@ class Learner6Grammar(Learner5Grammar):
 
     # -- 보통 / 벌써 / 아직: usually, already, still, not ... yet --
 
+    ASPECT_ADVERBS: ClassVar[tuple[str, ...]] = ("usually", "already", "still", "yet")
+
     def _asked_subject(self) -> NounPhrase:
         """A question's subject that is not the speaker (Which book did you read?, never Which book did I read?)."""
         for _ in range(20):
@@ -2832,11 +2834,12 @@ class Learner6Grammar(Learner5Grammar):
         (Did S already V?); S 아직 [OBJ] V -> S is still V-ing [OBJ] (an activity: 아직 일해요 -> is still working; 아직
         밥을 먹어요 -> is still eating); S 아직 [OBJ] 안 V-었어요 -> S has not V-en [OBJ] yet. usually, already, still,
         yet -> the adverb; has -> the tense word; not -> 안. The adverb goes after the subject in Korean; in English
-        before the lexical verb (after is / has), yet at the end. Questions only with usually and already."""
+        before the lexical verb (after is / has), yet at the end. Questions only with usually and already (learner7:
+        and 항상, always, as usually: ASPECT_ADVERBS)."""
         from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
 
-        which = self.rng.choice(["usually", "already", "still", "yet"])
-        question = which in ("usually", "already") and self.rng.random() < 0.2
+        which = self.rng.choice(list(self.ASPECT_ADVERBS))
+        question = which in ("usually", "already", "always") and self.rng.random() < 0.2
         subject = self._asked_subject() if question else self._subject()
         kinds = ("transitive", "intransitive") if which == "still" else ("transitive", "intransitive", "motion")
         verbs = [v for kind in kinds for v in getattr(self.lexicon, kind)
@@ -2845,10 +2848,10 @@ class Learner6Grammar(Learner5Grammar):
         verb = self.rng.choice(verbs)
         obj, place = self._object(verb), self._place_for(verb)
         adverb = Phrase()
-        index = adverb.add_ko({"usually": "보통", "already": "벌써"}.get(which, "아직"))
+        index = adverb.add_ko({"usually": "보통", "already": "벌써", "always": "항상"}.get(which, "아직"))
         if which != "yet":
             adverb.add_en(which, index)
-        tense = {"usually": "present", "still": "present"}.get(which, "past")
+        tense = {"usually": "present", "still": "present", "always": "present"}.get(which, "past")
         words, lexical, tense_index = verb_pieces(verb, tense, which == "yet", question, register)
         if which == "still":
             items = [(english.be_form(subject.person, subject.plural, False), "aux"),
@@ -2925,6 +2928,7 @@ class Learner7Grammar(Learner6Grammar):
     KINDS: ClassVar[dict[str, int]] = {
         **Learner6Grammar.KINDS, "count_alone": 3, "sense": 4, "many_few": 2, "not_know": 2, "know_how": 3,
         "older_by": 2, "vocative": 3}
+    ASPECT_ADVERBS: ClassVar[tuple[str, ...]] = (*Learner6Grammar.ASPECT_ADVERBS, "always")  # 항상 (level 1)
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)

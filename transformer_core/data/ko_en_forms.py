@@ -1066,7 +1066,7 @@ def learner7_korean_words(lexicon: Lexicon) -> set[Word]:
 
     from transformer_core.data.ko_en import adjective_pieces, verb_pieces
 
-    words: set[Word] = {JUL, *((ko,) for ko, _ in STANDALONE_NUMBERS), (",",), (NAME_TITLE,)}
+    words: set[Word] = {JUL, *((ko,) for ko, _ in STANDALONE_NUMBERS), (",",), (NAME_TITLE,), ("항상",)}
     words.update((ko,) for ko, _ in VOCATIVE_TITLES)
     words.update(vocative_word(name.ko) for name in lexicon.names)
     words.update((name.ko, "보다") for name in lexicon.names)
@@ -1093,6 +1093,7 @@ def learner7_english_words(lexicon: Lexicon) -> set[str]:
                                                                           "years"}
     words.update(en for _, en in VOCATIVE_TITLES)
     words.update(word.lower() for word in LOWERED_AFTER_VOCATIVE)
+    words.add("always")  # 항상 (Learner7Grammar.ASPECT_ADVERBS)
     words.update(name.en for name in lexicon.names)
     for entry in lexicon.fixed_object:
         for possessive in POSSESSIVES.values():
