@@ -158,6 +158,9 @@ class Lexicon:
     degree_adverbs: list[tuple[str, str]]
     manner_adverbs: list[tuple[str, str]]
     fixed_subject: list[FixedSubject] = dataclasses.field(default_factory=list)  # 비가 오다 ... (grammar learner6)
+    # a verb said with its own object noun, whose sense the verb picks (차를 운전하다 -> drive a car, 배를 타다 -> take
+    # a boat, 이를 닦다 -> brush one's teeth): FixedSubject entries with particle "object" (grammar learner7)
+    fixed_object: list[FixedSubject] = dataclasses.field(default_factory=list)
 
     @property
     def verbs(self) -> list[Verb]:
@@ -169,7 +172,7 @@ class Lexicon:
         verb_stems = {(v.stem, v.en_base) for v in self.verbs}
         return (len(self.common_nouns) + len(self.places) + len(self.names) + len(self.pronouns) + len(verb_stems)
                 + len(self.adjectives) + len(self.time_words) + len(self.numbers) + len(self.degree_adverbs)
-                + len(self.manner_adverbs) + len(self.fixed_subject))
+                + len(self.manner_adverbs) + len(self.fixed_subject) + len(self.fixed_object))
 
 
 def _entry(cls, values: dict):
@@ -195,7 +198,7 @@ def _entry(cls, values: dict):
 
 _ENTRY_TYPES = {"common_nouns": Noun, "places": Noun, "names": Noun, "pronouns": Pronoun, "transitive": Verb,
                 "intransitive": Verb, "motion": Verb, "adjectives": Adjective, "time_words": TimeWord, "tools": Noun,
-                "fixed_subject": FixedSubject}
+                "fixed_subject": FixedSubject, "fixed_object": FixedSubject}
 _PAIRS = ("numbers", "degree_adverbs", "manner_adverbs")  # (Korean, English) pairs
 
 
@@ -206,7 +209,7 @@ def load_lexicon(name: str) -> Lexicon:
     raw = json.loads(path.read_text(encoding="utf-8"))
     fields = {}
     for field in dataclasses.fields(Lexicon):
-        rows = raw.get(field.name, []) if field.name == "fixed_subject" else raw[field.name]
+        rows = raw.get(field.name, []) if field.name in ("fixed_subject", "fixed_object") else raw[field.name]
         if field.name in _PAIRS:
             fields[field.name] = [tuple(row) for row in rows]
         elif field.name == "tools":
@@ -229,8 +232,8 @@ def _keys(field_name: str, entry) -> tuple:
         return ("pronoun", entry.topic, entry.en_subject)
     if field_name == "time_words":
         return ("time", entry.ko)
-    if field_name == "fixed_subject":
-        return ("fixed_subject", entry.noun, entry.stem, entry.en)
+    if field_name in ("fixed_subject", "fixed_object"):
+        return (field_name, entry.noun, entry.stem, entry.en)
     return (field_name, entry[0])  # numbers, degree and manner adverbs: (Korean, English)
 
 

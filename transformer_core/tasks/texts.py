@@ -173,3 +173,14 @@ years with 년, times with 번 (세 번 -> three times), native numbers past twe
 learner5 lexicon plus the collocations (the learner6 additions file).
 The vocabulary keeps the learner5 grammar's ids and appends the new pieces ({added} tokens), so
 this model continued from the learner5 model's weights."""
+
+LEARNER7_NOTES = """\
+Learner grammar, seventh round (config.json "grammar": "learner7"): the learner6 grammar plus
+what a first-level learner's core word list still had that it lacked: native numerals standing
+alone (아이가 둘 있어요 -> I have two children), nouns with two meanings told apart by their verb
+(차를 운전했어요 -> drove a car, 차를 마셨어요 -> drank tea; 배를 탔어요 -> took a boat; 이를 닦아요
+-> brush my teeth; 눈이 아파요 -> have sore eyes; 키가 커요 -> is tall), 듣다 as listen to (music)
+or hear (a sound), 많다 / 적다 (there are many / few), 모르다 (does not know) and -(으)ㄹ 줄 알다 /
+모르다 (knows how to swim), over the learner6 lexicon plus the learner7 additions file.
+The vocabulary keeps the learner6 grammar's ids and appends the new pieces ({added} tokens), so
+this model continued from the learner6 model's weights."""
