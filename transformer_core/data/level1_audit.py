@@ -13,6 +13,7 @@ standing alone (하나, 둘: 아이가 둘 있어요) when a construction of the
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -61,9 +62,13 @@ def missing_words(grammar: str) -> dict[str, list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print what grammar argv[0] (the newest by default) lacks of the list, part of speech by part of speech."""
-    args = sys.argv[1:] if argv is None else argv
-    grammar = args[0] if args else EXTENDED_GRAMMARS[-1]
+    """Print what a grammar (the newest by default) lacks of the list, part of speech by part of speech."""
+    parser = argparse.ArgumentParser(prog="python -m transformer_core.data.level1_audit",
+                                     description="Which first-level core words (level1_words.json) a grammar's "
+                                                 "lexicon lacks, one part of speech a line.")
+    parser.add_argument("grammar", nargs="?", default=EXTENDED_GRAMMARS[-1],
+                        help=f"one of {', '.join(EXTENDED_GRAMMARS)} (default: the newest)")
+    grammar = parser.parse_args(sys.argv[1:] if argv is None else argv).grammar
     if grammar not in EXTENDED_GRAMMARS:
         print(f"unknown grammar {grammar!r}; expected one of {', '.join(EXTENDED_GRAMMARS)}", file=sys.stderr)
         return 2
