@@ -111,3 +111,18 @@ def aligned_words(pair) -> dict[str, set[str]]:
     """English word -> the Korean words it is aligned to (words written once in the pair)."""
     return {word: {pair.source_words[i] for i in links} for word, links in zip(pair.target, pair.word_alignment,
                                                                               strict=True)}
+
+
+def unread_sentences(sentences, grammar: str) -> list[tuple[str, list[str]]]:
+    """The typed sentences grammar `grammar`'s tokenizer cuts with an `<unk>` or its recogniser names outside
+    (each with its pieces); a round's new constructions must leave none."""
+    from transformer_core.data.recogniser import outside_word_indices
+    from transformer_core.data.tokenization import build_ko_en_tokenizer
+
+    tokenizer = build_ko_en_tokenizer(grammar=grammar)
+    unread = []
+    for sentence in sentences:
+        pieces = tokenizer.convert_ids_to_tokens(tokenizer(sentence)["input_ids"][:-1])
+        if "<unk>" in pieces or outside_word_indices(pieces, grammar):
+            unread.append((sentence, pieces))
+    return unread
