@@ -3199,7 +3199,7 @@ class Learner8Grammar(Learner7Grammar):
     KINDS: ClassVar[dict[str, int]] = {
         **Learner7Grammar.KINDS, "compound": 4, "for_duration": 3, "date": 2, "reported": 3}
 
-    def _lexicon_verb(self, stem: str, en: str, kinds: tuple[str, ...] = ("transitive", "intransitive", "motion")
+    def _verb_named(self, stem: str, en: str, kinds: tuple[str, ...] = ("transitive", "intransitive", "motion")
                       ) -> Verb:
         return next(v for kind in kinds for v in getattr(self.lexicon, kind) if (v.stem, v.en_base) == (stem, en))
 
@@ -3219,7 +3219,7 @@ class Learner8Grammar(Learner7Grammar):
             modifiers, heads = self.rng.choice(THING_COMPOUNDS)
             modifier_ko, modifier_en = self.rng.choice(modifiers)
             head_ko, head_en, plural, article, verbs = self.rng.choice(heads)
-            verb = self._lexicon_verb(*self.rng.choice(verbs), kinds=("transitive",))
+            verb = self._verb_named(*self.rng.choice(verbs), kinds=("transitive",))
             modifier = compound.add_ko((modifier_ko,))
             head = compound.add_ko(attach(head_ko, "object"))
             if plural and verb.en_base in GENERIC_VERBS:
@@ -3232,7 +3232,7 @@ class Learner8Grammar(Learner7Grammar):
             head_ko, head_en, verbs = self.rng.choice(heads)
             go = self.rng.random() < 0.5
             verb = (next(v for v in self.lexicon.motion if v.stem == "가") if go
-                    else self._lexicon_verb(*self.rng.choice(verbs), kinds=("intransitive",)))
+                    else self._verb_named(*self.rng.choice(verbs), kinds=("intransitive",)))
             modifier = compound.add_ko((modifier_ko,))
             head = compound.add_ko(attach(head_ko, "goal" if go else "location"))
             compound.add_en("to" if go else "at", head)
