@@ -45,6 +45,7 @@ from transformer_core.data.ko_en_forms import (
     AGE,
     AGES,
     ALSO,
+    BACKGROUND_STATES,
     BECAUSE,
     BENEFACTIVE_VERBS,
     BUT,
@@ -3191,13 +3192,14 @@ class Learner8Grammar(Learner7Grammar):
     -> English homework, 한국 음식 -> Korean food, 생일 선물 -> birthday present: a class of modifiers times a class of
     heads, English keeping the order), durations with 동안 (삼 년 동안 -> for 3 years, 두 시간 동안 -> for two hours),
     dates (삼월 오 일에 -> on March 5; 오늘은 삼월 오 일이에요 -> Today is March 5), reported speech -대요 / -(이)래요
-    (민수가 바쁘대요 -> Minsu says that he is busy) and a learner's everyday verbs the lexicon lacked (the additions
+    (민수가 바쁘대요 -> Minsu says that he is busy), -는데 of background before a suggestion or request (피곤한데
+    집에 갈까요? -> I am tired , so shall we go home?) and a learner's everyday verbs the lexicon lacked (the additions
     file "learner8": 혼나다, 막히다, 깨지다, 길을 잃다, 줄을 서다, 배탈이 나다 ...). Its own KINDS (learner7's, then
     the new ones), so learner7's stream stays as it was."""
 
     GRAMMAR: ClassVar[str] = LEARNER8_GRAMMAR
     KINDS: ClassVar[dict[str, int]] = {
-        **Learner7Grammar.KINDS, "compound": 4, "for_duration": 3, "date": 2, "reported": 3}
+        **Learner7Grammar.KINDS, "compound": 4, "for_duration": 3, "date": 2, "reported": 3, "background_so": 2}
 
     def _verb_named(self, stem: str, en: str, kinds: tuple[str, ...] = ("transitive", "intransitive", "motion")
                       ) -> Verb:
@@ -3396,6 +3398,53 @@ class Learner8Grammar(Learner7Grammar):
         korean.append(predicate)
         order = [(sayer.phrase, slice(None)), (predicate, slice(None))] + [(p, slice(None)) for p in rest if p]
         return self._assemble(korean, order, None, False)
+
+
+    # -- -는데 / -(으)ㄴ데 of background before a suggestion or request: 피곤한데 집에 갈까요? -> I am tired , so
+    # shall we go home? --
+
+    BACKGROUND_BODIES: ClassVar[tuple[str, ...]] = ("shall_we", "lets", "please_do", "dont")
+
+    def _background_so(self, register: str) -> SentencePair:
+        """S ADJ-(으)ㄴ데 BODY -> S is ADJ , so BODY (피곤한데 같이 집에 갈까요? -> I am tired , so shall we go home
+        together?); 비가 오는데 BODY -> It is raining , so BODY (비가 오는데 나가지 마세요 -> It is raining , so please
+        do not go out). BODY: a suggestion (-(으)ㄹ까요?, -(으)ㅂ시다) or a request (-(으)세요, -지 마세요), learner3's
+        and learner5's kinds, its first English word lowered. -는데 here is the background a suggestion rests on
+        (learner4's `background` keeps -는데 between two statements: ..., but ...). is, tired, so -> 피곤한데; raining
+        -> 비가 and 오는데; It and the comma unaligned."""
+        body_kind = self.rng.choice(self.BACKGROUND_BODIES)
+        if body_kind == "please_do" and register not in ("polite", "formal"):
+            body_kind = "dont"
+        clause = Phrase()
+        if self.rng.random() < 0.4:
+            entry = self.rng.choice([e for e in self.lexicon.fixed_subject
+                                     if e.frame == "weather" and e.en_subject == "it"])
+            noun = clause.add_ko(attach(entry.noun, entry.particle))
+            index = clause.add_ko(neunde_word(fixed_subject_predicate(entry), "present"))
+            clause.add_en("it")
+            clause.add_en("is", index)
+            clause.add_en(present_participle(entry.en), noun, index)
+            korean, order = [Phrase(), clause], [(clause, slice(None))]
+        else:
+            subject = self._subject("topic", drop=0.5)
+            adjective = self.rng.choice([a for a in self.lexicon.adjectives if a.stem in BACKGROUND_STATES
+                                         and "person" in a.applies_to])
+            index = clause.add_ko(neunde_word(adjective, "present"))
+            clause.add_en(english.be_form(subject.person, subject.plural, False), index)
+            clause.add_en(adjective.en, index)
+            korean, order = [subject.phrase, clause], [(subject.phrase, slice(None)), (clause, slice(None))]
+        clause.add_en(",")
+        clause.add_en("so", index)
+        first = self._assemble(korean, order, None, False)
+        body = getattr(self, f"_{body_kind}")(register)
+        n_words, n_pieces = len(first.source_words) - 1, len(first.source) - 1  # without the first's final mark
+        lowered = body.target[0].lower() if body.target[0] in LOWERED_AFTER_VOCATIVE else body.target[0]
+        target = (*first.target[:-1], lowered, *body.target[1:])
+        alignment = (*first.alignment[:-1], *(tuple(i + n_pieces for i in link) for link in body.alignment))
+        source_words = (*first.source_words[:-1], *body.source_words)
+        word_alignment = (*first.word_alignment[:-1],
+                          *(tuple(i + n_words for i in link) for link in body.word_alignment))
+        return SentencePair((*first.source[:-1], *body.source), target, alignment, source_words, word_alignment)
 
 
 def listened_apart(lexicon):

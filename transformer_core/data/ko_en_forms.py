@@ -1186,8 +1186,11 @@ NAME_PRONOUNS = {"민수": "he", "준호": "he", "하준": "he", "도윤": "he",
                  "수아": "she", "하은": "she", "윤서": "she", "다은": "she", "채원": "she"}
 # The jobs a -(이)래요 sentence names (민수는 의사래요 -> Minsu says that he is a doctor).
 JOBS = ("학생", "의사", "요리사", "가수", "간호사", "군인", "작가", "기자", "변호사", "회사원", "대학생", "선생님")
-LEARNER8_ENGLISH = ("says", "say", "that", "he", "she", "they", "is", "are", "was", "were", "will", "a", "an",
-                    "for", "on", "Today", "today", "the", "to", "at")
+# The states a -는데 of background gives as the reason for a suggestion or request (피곤한데 집에 갈까요? -> I am
+# tired , so shall we go home?): how one feels, not what one is like (not "I am stingy , so ...").
+BACKGROUND_STATES = frozenset({"배고프", "바쁘", "피곤하", "아프", "심심하", "졸리", "배부르", "목마르", "한가하"})
+LEARNER8_ENGLISH = ("says", "say", "that", "so", ",", "It", "it", "am", "he", "she", "they", "is", "are", "was",
+                    "were", "will", "a", "an", "for", "on", "Today", "today", "the", "to", "at")
 
 
 def reported_word(entry: Verb | Adjective, tense: str, register: str) -> list[Word]:
