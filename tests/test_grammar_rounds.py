@@ -1,5 +1,6 @@
 """What every grammar round on the everyday constructions keeps from the one before it (learner2 -> learner3 ->
-learner4 -> learner5 -> learner6 -> learner7: every grammar of EXTENDED_GRAMMARS from learner2 on is a round here):
+learner4 -> learner5 -> learner6 -> learner7 -> learner8: every grammar of EXTENDED_GRAMMARS from learner2 on is a
+round here):
 the old token ids (so `train --init-from` continues a model), its new tokens sorted after them, and every pair it
 generates typed back by its own tokenizer into exactly the pieces it trains on."""
 
@@ -52,7 +53,8 @@ def test_every_generated_pair_is_typed_back_into_the_pieces_it_trains_on(grammar
 # one construction each round's card notes name (its own words, written in data_notes)
 ROUND_NOTES = {"learner3": "-(으)ㄹ 수 있다/없다 (can, cannot)", "learner4": "-기로 하다 (decided to V)",
                "learner5": "N하고 / N(이)랑 (지수하고 -> with Jisu)", "learner6": "배가 고파요 -> I am hungry",
-               "learner7": "아이가 둘 있어요 -> I have two children"}
+               "learner7": "아이가 둘 있어요 -> I have two children",
+               "learner8": "삼 년 동안 -> for 3 years"}
 
 
 @pytest.mark.parametrize(("before", "after"), ROUNDS)
