@@ -195,3 +195,11 @@ we go home?) and a learner's everyday verbs the lexicon lacked (혼나다, 깨�
 잃다, 줄을 서다, 시험에 붙다, 배탈이 나다 ...), over the learner7 lexicon plus the learner8 additions
 file. The vocabulary keeps the learner7 grammar's ids and appends the new pieces ({added} tokens),
 so this model continued from the learner7 model's weights."""
+
+# Each round of the everyday grammar chain (ko_en.EXTENDED_GRAMMARS) -> its card notes; a model's card carries the
+# notes of every round up to its own grammar (training/model_card.data_notes).
+ROUND_CARD_NOTES = {
+    "everyday": EVERYDAY_NOTES, "learner": LEARNER_NOTES, "learner2": LEARNER2_NOTES, "learner3": LEARNER3_NOTES,
+    "learner4": LEARNER4_NOTES, "learner5": LEARNER5_NOTES, "learner6": LEARNER6_NOTES, "learner7": LEARNER7_NOTES,
+    "learner8": LEARNER8_NOTES,
+}

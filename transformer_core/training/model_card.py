@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import torch
@@ -16,17 +17,7 @@ from transformer_core.io.loading import save_model_dir
 from transformer_core.models.config import TransformerConfig
 from transformer_core.models.rnn import RNNConfig
 from transformer_core.tasks import has_core_grammar, task_stream
-from transformer_core.tasks.texts import (
-    EVERYDAY_NOTES,
-    LEARNER2_NOTES,
-    LEARNER3_NOTES,
-    LEARNER4_NOTES,
-    LEARNER5_NOTES,
-    LEARNER6_NOTES,
-    LEARNER7_NOTES,
-    LEARNER8_NOTES,
-    LEARNER_NOTES,
-)
+from transformer_core.tasks.texts import ROUND_CARD_NOTES
 from transformer_core.training.loop import TrainResult
 from transformer_core.training.recipes import RECIPES, TrainSettings, recipe_data
 
@@ -113,57 +104,15 @@ def data_notes(task: str) -> str:
         times=len(lexicon.time_words), adverbs=len(lexicon.degree_adverbs) + len(lexicon.manner_adverbs),
         vocab=len(vocabulary))
     if data.whole_grammar in EXTENDED:
-        everyday = EVERYDAY_NOTES.format(added=len(ko_en_vocabulary(grammar="everyday"))
-                                         - len(ko_en_vocabulary(grammar="full")))
-        if data.whole_grammar != "everyday":  # the learner model continued from the everyday one
-            everyday = everyday.replace("so this model continued", "so the everyday model continued")
-        notes += "\n\n" + everyday
-    if data.whole_grammar in ("learner", "learner2", "learner3", "learner4", "learner5", "learner6", "learner7",
-                              "learner8"):
-        learner = LEARNER_NOTES.format(added=len(ko_en_vocabulary(grammar="learner"))
-                                       - len(ko_en_vocabulary(grammar="everyday")))
-        if data.whole_grammar != "learner":  # the learner2 model continued from the learner one
-            learner = learner.replace("so this model continued", "so the learner model continued")
-        notes += "\n\n" + learner
-    if data.whole_grammar in ("learner2", "learner3", "learner4", "learner5", "learner6", "learner7", "learner8"):
-        learner2 = LEARNER2_NOTES.format(added=len(ko_en_vocabulary(grammar="learner2"))
-                                         - len(ko_en_vocabulary(grammar="learner")))
-        if data.whole_grammar in ("learner3", "learner4", "learner5", "learner6", "learner7",
-                                  "learner8"):  # the learner3 model continued from the learner2 one
-            learner2 = learner2.replace("so\nthis model continued", "so\nthe learner2 model continued")
-        notes += "\n\n" + learner2
-    if data.whole_grammar in ("learner3", "learner4", "learner5", "learner6", "learner7", "learner8"):
-        learner3 = LEARNER3_NOTES.format(added=len(ko_en_vocabulary(grammar="learner3"))
-                                         - len(ko_en_vocabulary(grammar="learner2")))
-        if data.whole_grammar in ("learner4", "learner5", "learner6", "learner7", "learner8"):  # from learner3
-            learner3 = learner3.replace("so\nthis model continued", "so\nthe learner3 model continued")
-        notes += "\n\n" + learner3
-    if data.whole_grammar in ("learner4", "learner5", "learner6", "learner7", "learner8"):
-        learner4 = LEARNER4_NOTES.format(added=len(ko_en_vocabulary(grammar="learner4"))
-                                         - len(ko_en_vocabulary(grammar="learner3")))
-        if data.whole_grammar in ("learner5", "learner6", "learner7", "learner8"):  # learner5 continues from learner4
-            learner4 = learner4.replace("so this model continued", "so the learner4 model continued")
-        notes += "\n\n" + learner4
-    if data.whole_grammar in ("learner5", "learner6", "learner7", "learner8"):
-        learner5 = LEARNER5_NOTES.format(added=len(ko_en_vocabulary(grammar="learner5"))
-                                         - len(ko_en_vocabulary(grammar="learner4")))
-        if data.whole_grammar in ("learner6", "learner7", "learner8"):  # learner6 continues from learner5
-            learner5 = learner5.replace("so this model continued", "so the learner5 model continued")
-        notes += "\n\n" + learner5
-    if data.whole_grammar in ("learner6", "learner7", "learner8"):
-        learner6 = LEARNER6_NOTES.format(added=len(ko_en_vocabulary(grammar="learner6"))
-                                         - len(ko_en_vocabulary(grammar="learner5")))
-        if data.whole_grammar in ("learner7", "learner8"):  # a learner7 model continues from the learner6 one
-            learner6 = learner6.replace("so\nthis model continued", "so\nthe learner6 model continued")
-        notes += "\n\n" + learner6
-    if data.whole_grammar in ("learner7", "learner8"):
-        learner7 = LEARNER7_NOTES.format(added=len(ko_en_vocabulary(grammar="learner7"))
-                                         - len(ko_en_vocabulary(grammar="learner6")))
-        if data.whole_grammar == "learner8":  # a learner8 model continues from the learner7 one
-            learner7 = learner7.replace("so\nthis model continued", "so\nthe learner7 model continued")
-        notes += "\n\n" + learner7
-    if data.whole_grammar == "learner8":
-        notes += "\n\n" + LEARNER8_NOTES.format(added=len(vocabulary) - len(ko_en_vocabulary(grammar="learner7")))
+        from transformer_core.data.ko_en import EXTENDED_GRAMMARS
+
+        rounds = EXTENDED_GRAMMARS[:EXTENDED_GRAMMARS.index(data.whole_grammar) + 1]
+        for before, grammar in zip(("full", *rounds[:-1]), rounds, strict=True):
+            text = ROUND_CARD_NOTES[grammar].format(
+                added=len(ko_en_vocabulary(grammar=grammar)) - len(ko_en_vocabulary(grammar=before)))
+            if grammar != data.whole_grammar:  # an earlier round's model, which this one's chain continued from
+                text = re.sub(r"so(\s)this model continued", rf"so\1the {grammar} model continued", text)
+            notes += "\n\n" + text
     return notes
 
 
