@@ -180,13 +180,14 @@ def translate_all(loaded, sentences: Sequence[Sentence], report: Callable | None
 
 def detector_rates(wrong: Sequence[bool], fired: Sequence[bool]) -> dict:
     """How well a yes/no signal predicts a wrong translation: recall over the wrong ones, precision over the
-    firings, and the share of correct ones it fired on; None where the denominator is 0."""
+    firings, the share of correct ones it fired on (None where the denominator is 0), and the wrong ones it missed."""
     n_wrong = sum(wrong)
     n_fired = sum(fired)
     n_correct = len(wrong) - n_wrong
     hits = sum(w and f for w, f in zip(wrong, fired, strict=True))
     false_alarms = n_fired - hits
     return {"wrong": n_wrong, "fired": n_fired, "fired_on_wrong": hits, "fired_on_correct": false_alarms,
+            "wrong_unflagged": n_wrong - hits,  # wrong translations shown with no notice: what a student trusts
             "recall": hits / n_wrong if n_wrong else None,
             "precision": hits / n_fired if n_fired else None,
             "false_alarm_rate": false_alarms / n_correct if n_correct else None}
@@ -221,7 +222,8 @@ def _rates_lines(name: str, rates: dict) -> list[str]:
     return [f"{name}: fired on {rates['fired']} sentences; recall {_share(rates['recall'])} "
             f"({rates['fired_on_wrong']} of {rates['wrong']} wrong translations), precision "
             f"{_share(rates['precision'])} ({rates['fired_on_wrong']} of {rates['fired']} firings), "
-            f"on correct ones {rates['fired_on_correct']} ({_share(rates['false_alarm_rate'])})"]
+            f"on correct ones {rates['fired_on_correct']} ({_share(rates['false_alarm_rate'])}); "
+            f"{rates['wrong_unflagged']} wrong with no notice"]
 
 
 def format_summary(model_name: str, data_path: Path, summary: dict, results: Sequence[Result],

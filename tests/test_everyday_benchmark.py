@@ -119,6 +119,8 @@ def test_detector_rates_count_firings_against_wrong_translations(everyday):
     fired = [True, True, True, False, True, False]
     rates = everyday.detector_rates(wrong, fired)
     assert (rates["recall"], rates["precision"], rates["false_alarm_rate"]) == (0.75, 0.75, 0.5)
+    assert rates["wrong_unflagged"] == 1  # wrong #4: a wrong translation shown with no notice, what a student trusts
+    assert f"{rates['wrong_unflagged']} wrong with no notice" in everyday._rates_lines("notice", rates)[0]
     assert everyday.detector_rates([False], [False])["recall"] is None  # nothing wrong: recall undefined, not 0
 
 
