@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -23,6 +24,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 SCRIPT_STATE = "[data-test-script-state]"  # Streamlit 1.67 marks the app root with the run state
 EXCEPTION = "[data-testid=stException]"
+SIDEBAR_TEXT_BOX = "[data-testid=stSidebar] [data-testid=stTextInput] input"  # the sentence box
 
 # Streamlit 1.67 keeps an element that a rerun replaced with a different one (a plotly chart's identity
 # includes its figure) mounted but hidden (`data-retained="true"`, CSS display: none) until a stale-element
@@ -186,6 +188,17 @@ def launch(playwright):
 def page_url(base: str, path: str = "", **params: str | int) -> str:
     query = urlencode({k: str(v) for k, v in params.items() if v is not None})
     return f"{base}/{path}" + (f"?{query}" if query else "")
+
+
+def sidebar_text(page, timeout: float = 30_000) -> str:
+    """The sidebar's sentence, once its box holds one. The box is drawn after the main area (the script can be
+    idle and the chips or charts drawn first) and mounts empty before the URL's value fills it, so one read
+    right after a page is drawn can see no box or ''. Seen in CI: ('rtl on tokens', '')."""
+    from playwright.sync_api import expect
+
+    box = page.locator(SIDEBAR_TEXT_BOX).first
+    expect(box).to_have_value(re.compile(".+", re.DOTALL), timeout=timeout)
+    return box.input_value()
 
 
 def probe(page) -> tuple[str | None, int, int, int, int]:

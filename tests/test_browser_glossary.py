@@ -66,7 +66,8 @@ def test_a_glossary_link_opens_its_page_in_the_same_tab_keeping_language_and_sen
         # the app leaves a widget at its default out of the URL: 한국어 (the default) may be dropped there
         assert query["text"] == [SENTENCE] and query.get("lang", ["한국어"]) == ["한국어"], tab.url
         assert tab.locator(EXCEPTION).count() == 0
-        assert tab.locator("input[aria-label='문장']").input_value() == SENTENCE  # the sidebar kept the sentence
+        # the sidebar kept the sentence (its box is drawn after the page: a retrying check)
+        sync_api.expect(tab.locator("input[aria-label='문장']")).to_have_value(SENTENCE, timeout=30_000)
         assert "인코더" in tab.locator("h1").first.inner_text()  # still Korean
 
         # English is not the default, so the URL must keep it after the click
@@ -78,6 +79,6 @@ def test_a_glossary_link_opens_its_page_in_the_same_tab_keeping_language_and_sen
         assert len(context.pages) == 1
         query = parse_qs(urlparse(tab.url).query)
         assert query["text"] == [SENTENCE] and query["lang"] == ["English"], tab.url
-        assert tab.locator("input[aria-label='Sentence']").input_value() == SENTENCE
+        sync_api.expect(tab.locator("input[aria-label='Sentence']")).to_have_value(SENTENCE, timeout=30_000)
     finally:
         context.close()

@@ -18,10 +18,12 @@ import transformer_core as core
 from explorer.tokenizer_service import tokenizer_fingerprint
 from tests.browser_helpers import (
     EXCEPTION,
+    SIDEBAR_TEXT_BOX,
     expected_heatmaps,
     page_url,
     probe,
     require_chromium,
+    sidebar_text,
     streamlit_server,
 )
 
@@ -48,7 +50,6 @@ BENIGN = "고양이가 공원에서 생선을 먹었다."
 MODELS = [info.name for info in core.list_models() if info.available]
 DEFAULT_MODEL = core.DEFAULT_MODEL if core.DEFAULT_MODEL in MODELS else (MODELS[0] if MODELS else None)
 URL_MODEL = "minilm-l6" if "minilm-l6" in MODELS else DEFAULT_MODEL  # WordPiece keeps <, >, *, [ as pieces
-TEXT_BOX = "[data-testid=stSidebar] [data-testid=stTextInput] input"
 
 # JS, run in every frame: what user text could have turned into
 _INJECTED = r"""() => ({
@@ -163,7 +164,7 @@ def test_injection_through_the_url_stays_text(server, tab, page_name):
         where = f"URL {page_name} {name}"
         tab.goto(page_url(server, PAGES[page_name], text=text, model=URL_MODEL), timeout=60_000)
         wait_until(tab, shown_literally(tab, page_name, URL_MODEL, text), where)
-        assert tab.locator(TEXT_BOX).input_value() == text, where
+        sync_api.expect(tab.locator(SIDEBAR_TEXT_BOX)).to_have_value(text, timeout=30_000)  # drawn after the page
         assert_not_injected(tab, where)
 
 
@@ -174,7 +175,7 @@ def test_injection_typed_into_the_sidebar_stays_text(server, tab, page_name):
     wait_until(tab, shown_literally(tab, page_name, model, BENIGN), f"typed {page_name} start")
     for name, text in INJECTIONS.items():
         where = f"typed {page_name} {name}"
-        box = tab.locator(TEXT_BOX)
+        box = tab.locator(SIDEBAR_TEXT_BOX)
         box.fill(text)
         box.press("Enter")
         tab.wait_for_function("t => new URLSearchParams(location.search).get('text') === t", arg=text,
@@ -200,7 +201,7 @@ def test_odd_input_through_the_url_draws(server, tab, name):
         wait_until(tab, ready[page_name], where)
         assert tab.locator(EXCEPTION).count() == 0, where
         assert tab.locator("h1").first.inner_text().strip(), where
-        value = tab.locator(TEXT_BOX).input_value()
+        value = sidebar_text(tab)
         assert value and text.startswith(value[:20]), (where, value[:40])  # the sidebar holds (the start of) it
         assert_not_injected(tab, where)
         print(f"[odd input] {where}: {len(text)} chars, drawn in {time.perf_counter() - start:.1f} s")

@@ -26,6 +26,7 @@ from tests.browser_helpers import (
     probe,
     require_chromium,
     rss_bytes,
+    sidebar_text,
     streamlit_server,
 )
 from tests.test_cache_budget import BUDGET, WANTED_MODELS, parse_bytes
@@ -128,8 +129,7 @@ def test_sixteen_sessions_at_once_on_one_server():
             wall = time.perf_counter() - start
             for index, tab in enumerate(tabs):  # each session kept its own sentence, model AND drawings
                 assert tab.locator(EXCEPTION).count() == 0, index
-                box = tab.locator("[data-testid=stSidebar] [data-testid=stTextInput] input")
-                assert box.input_value() == SENTENCES[index], index
+                assert sidebar_text(tab) == SENTENCES[index], index
                 assert tab.locator("h1").first.inner_text().strip()
                 own = core.trace_text(loaded[models[index]], SENTENCES[index])
                 drawn = drawn_head_detail(tab)
