@@ -54,7 +54,7 @@ def test_an_example_pill_becomes_the_input_in_one_click(server, browser, with_te
     for example, translation in picks:
         page.locator("[data-testid=stSidebar]").get_by_text(example, exact=True).first.click()
         settled(page)
-        assert box.input_value() == example
+        sync_api.expect(box).to_have_value(example, timeout=30_000)
         assert shown_code(page) == [example, translation]
     assert page.locator(EXCEPTION).count() == 0
     page.close()
