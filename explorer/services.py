@@ -241,8 +241,9 @@ def current_view(show_notices: bool = True, model: str | None = None,
 
 
 def outside_notice(loaded, text: str, traced) -> None:
-    """The honest notice, on every page before the output: words the model cannot see (<unk>) and known
-    words in a construction its grammar never writes (inference/report.py), each named in the sentence."""
+    """The honest notice, on every page before the output: words the model cannot see (<unk>), known words
+    in a construction its grammar never writes, and known nouns its translation lost (inference/report.py),
+    each named in the sentence."""
     from explorer.figures.vocab import outside_marked_markdown, unknown_words_from_pieces
     from explorer.i18n import md_escape
     from explorer.tokenizer_service import from_tokens
@@ -251,12 +252,14 @@ def outside_notice(loaded, text: str, traced) -> None:
     unknown = unknown_words_from_pieces(text, from_tokens(loaded.tokenizer, traced.src_tokens),
                                         truncated=traced.n_truncated > 0)
     try:
-        report = outside_report(loaded, text, list(traced.src_tokens), output_confidence(traced))
+        report = outside_report(loaded, text, list(traced.src_tokens), output_confidence(traced),
+                                traced.output_text if traced.has_decoder else None)
     except Exception:  # the recogniser must never take a page down; the <unk> notice still stands
         report = None
     constructions = set(report.outside_constructions) if report is not None else set()
+    lost = set(report.lost_nouns) if report is not None else set()
     unsure = report is not None and report.low_confidence
-    if not unknown.n_unknown and not constructions and not unsure:
+    if not unknown.n_unknown and not constructions and not lost and not unsure:
         return
     with st.container(key="unknown_notice"):
         if unknown.n_unknown:
@@ -265,12 +268,16 @@ def outside_notice(loaded, text: str, traced) -> None:
         if constructions:
             named = ", ".join(f"«{md_escape(word)}»" for word in report.outside_constructions)
             st.warning(tr("vocab.outside_notice", words=named), icon=":material/help:")
+        if lost:  # known nouns in a known construction, and the output holds no English word written for them
+            named = ", ".join(f"«{md_escape(word)}»" for word in report.lost_nouns)
+            st.warning(tr("vocab.lost_notice", words=named, n=len(report.lost_nouns)), icon=":material/help:")
         if unsure:  # every word known, the construction too, and still the model doubts a word of its output
             st.warning(tr("vocab.unsure_notice", p=f"{report.confidence:.0%}", share=f"{1 - NOTICE_QUANTILE:.0%}"),
                        icon=":material/help:")
-        if unknown.n_unknown or constructions:
-            st.markdown(f"{tr('vocab.unknown_marked')} {outside_marked_markdown(unknown, constructions)}")
-            st.caption(tr("vocab.outside_hint") if constructions else tr("vocab.unknown_hint"))
+        if unknown.n_unknown or constructions or lost:
+            label = tr("vocab.outside_marked") if constructions or lost else tr("vocab.unknown_marked")
+            st.markdown(f"{label} {outside_marked_markdown(unknown, constructions, lost)}")
+            st.caption(tr("vocab.outside_hint") if constructions or lost else tr("vocab.unknown_hint"))
 
 
 # ------------------------------------------------------------------------------------------------

@@ -68,7 +68,7 @@ def test_unknown_words_are_named_next_to_the_output(server, browser):
     notice.wait_for(timeout=30_000)
     assert "2 of 5 words are unknown to this model" in notice.inner_text()
     marks = notice.locator("strong").all_inner_texts()
-    assert marks == ["잘하거든요", "쩝쩝."]
+    assert marks == ["요리를", "잘하거든요", "쩝쩝."]  # the unknown words, and 요리 (cooking) the output lost
     assert page.locator(EXCEPTION).count() == 0
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "unknown_words.png"))
@@ -101,4 +101,34 @@ def test_a_translation_the_model_doubts_says_so_without_naming_words(server, bro
     assert shown_code(page) == [report["text"], report["output_text"]]
     assert page.locator(EXCEPTION).count() == 0
     page.screenshot(path=str(SCREENSHOTS / "unsure_notice.png"))
+    page.close()
+
+
+# Everyday sentences (benchmarks/data/everyday_ko_en.tsv) whose every word and construction the bundled model knows
+# and whose translation dropped a noun: 우산 가져가세요 -> "Please take along." (umbrella lost)
+LOST = ("우산 가져가세요.", "누나가 결혼해서 미국에 살아.", "형은 키가 크지만 저는 작아요.")
+
+
+def test_a_translation_that_lost_a_noun_names_it(server, browser):
+    """The core's report finds a known noun none of whose English the output holds; the page names that word
+    in the notice and marks it in the sentence, before the output."""
+    from transformer_core.inference.report import translation_report
+
+    loaded = core.load("ko-en-toy")
+    reports = [translation_report(loaded, text) for text in LOST]
+    report = next((r for r in reports if r["lost_nouns"] and not r["unknown_words"]
+                   and not r["outside_constructions"]), None)
+    assert report is not None, [(r["text"], r["output_text"], r["lost_nouns"]) for r in reports]
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(page_url(server.url, "", model="ko-en-toy", lang="English", text=report["text"]))
+    settled(page)
+    notice = page.locator(".st-key-unknown_notice")
+    notice.wait_for(timeout=30_000)
+    said = re.search(r"The translation lost \d+ words? this model knows, (.*?): its output", notice.inner_text())
+    assert said and re.findall(r"«([^»]+)»", said.group(1)) == report["lost_nouns"], notice.inner_text()
+    assert "Marked in the sentence:" in notice.inner_text()
+    assert notice.locator("strong").all_inner_texts() == report["lost_nouns"]  # marked in the sentence
+    assert shown_code(page) == [report["text"], report["output_text"]]
+    assert page.locator(EXCEPTION).count() == 0
+    page.screenshot(path=str(SCREENSHOTS / "lost_noun_notice.png"))
     page.close()

@@ -185,9 +185,9 @@ def unknown_words_from_pieces(text: str, tok: Tokenization, truncated: bool = Fa
     return UnknownWords([text[spans[i][0]:spans[i][1]] for i in kept], [unknown[i] for i in kept])
 
 
-def outside_marked_markdown(report: UnknownWords, constructions: set[str]) -> str:
+def outside_marked_markdown(report: UnknownWords, constructions: set[str], lost: set[str] = frozenset()) -> str:
     """The input as Markdown: unknown words on orange, words of a construction the model never learned on
-    violet (every word escaped: user text is never markup)."""
+    violet, known nouns the translation lost on blue (every word escaped: user text is never markup)."""
     parts = []
     for word, unknown in zip(report.words, report.unknown, strict=True):
         escaped = md_escape(word)
@@ -195,6 +195,8 @@ def outside_marked_markdown(report: UnknownWords, constructions: set[str]) -> st
             parts.append(f":orange-background[**{escaped}**]")
         elif word in constructions or word.strip(".?!,") in constructions:
             parts.append(f":violet-background[**{escaped}**]")
+        elif word in lost or word.strip(".?!,") in lost:
+            parts.append(f":blue-background[**{escaped}**]")
         else:
             parts.append(escaped)
     return " ".join(parts)

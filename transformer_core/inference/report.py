@@ -10,12 +10,16 @@ Two ways a sentence leaves the training data of a grammar-trained translator:
 
 Either way the output is a guess, and the pages say so before the output, naming the words.
 
-A third signal needs no grammar: the model's own confidence, the smallest probability it gave a token of its
+A translation can also lose a noun the model knows, in a construction the grammar writes: fluent, confident and
+wrong (우리는 함께 점심을 먹었다 -> "we ate a baker"). The grammar's gold alignments say which English words each
+noun becomes (data/renderings.py: 점심 -> lunch); a noun none of whose words is in the output is named as lost.
+
+Another signal needs no grammar: the model's own confidence, the smallest probability it gave a token of its
 output in the recorded forward. Below a threshold calibrated per model on held-out sentences of its grammar
 (`calibrate_min_probability`, stored as config.json's "notice_min_probability", chosen so that it fires on 2 %
 of them), the pages say the model is unsure. It catches wrong outputs of sentences whose words and construction
 the grammar knows (the bundled learner5 model, everyday benchmark: the recogniser and unknown words alone 72.0 %
-of wrong translations, with the confidence 87.9 %; docs/models.md).
+of wrong translations, with the confidence 87.9 %, with the lost nouns too 90.9 %; docs/models.md).
 
     from transformer_core.inference.report import translation_report
     translation_report(transformer_core.load("ko-en-toy"), "나는 피자를 먹고 싶다.")
@@ -38,6 +42,7 @@ class OutsideReport:
     words: list[str]  # the sentence's words as the tokenizer splits them (punctuation apart)
     unknown_words: list[str] = field(default_factory=list)
     outside_constructions: list[str] = field(default_factory=list)  # known words in a pattern never trained
+    lost_nouns: list[str] = field(default_factory=list)  # known nouns the output does not carry (renderings)
     grammar: str = ""  # the grammar whose recogniser judged the sentence ("" = none: only <unk> is checked)
     confidence: float | None = None  # the smallest probability of a chosen output token (None: not measured)
     min_probability: float = 0.0  # the model's calibrated threshold (0 = no confidence check)
@@ -50,12 +55,12 @@ class OutsideReport:
     @property
     def outside_parts(self) -> list[str]:
         """Every word outside, in sentence order (unknown words and words of unknown constructions)."""
-        outside = set(self.unknown_words) | set(self.outside_constructions)
+        outside = set(self.unknown_words) | set(self.outside_constructions) | set(self.lost_nouns)
         return [word for word in self.words if word in outside]
 
     @property
     def outside_training(self) -> bool:
-        return bool(self.unknown_words or self.outside_constructions or self.low_confidence)
+        return bool(self.unknown_words or self.outside_constructions or self.lost_nouns or self.low_confidence)
 
 
 # Korean writes no article: the model's doubt between "a" and "the" is no doubt about the meaning, so articles
@@ -104,17 +109,19 @@ def _pre_tokens(tokenizer, text: str) -> list[str]:
 
 
 def outside_report(loaded, text: str, src_tokens: list[str] | None = None,
-                   confidence: float | None = None) -> OutsideReport:
+                   confidence: float | None = None, output_text: str | None = None) -> OutsideReport:
     """The report of `text` for `loaded` (its tokenizer; `src_tokens`: the pieces a trace already has,
-    else the text is tokenized here; `confidence`: output_confidence of that trace, if any). Cheap: a
-    vocabulary lookup and a set lookup per word pair."""
+    else the text is tokenized here; `confidence`: output_confidence of that trace, if any; `output_text`: its
+    translation, for the lost-noun check). Cheap: a vocabulary lookup and set lookups per word."""
     tokenizer = loaded.tokenizer
     words = _pre_tokens(tokenizer, text)
     unknown = [word for word in words if UNK_ID in tokenizer(word, add_special_tokens=False)["input_ids"]]
     grammar = recogniser_grammar(loaded)
     constructions: list[str] = []
+    lost: list[str] = []
     if grammar and words:
         from transformer_core.data.recogniser import outside_word_indices
+        from transformer_core.data.renderings import has_renderings, lost_nouns
 
         if src_tokens is None:
             src_tokens = tokenizer.convert_ids_to_tokens(tokenizer(text, add_special_tokens=False)["input_ids"])
@@ -124,25 +131,30 @@ def outside_report(loaded, text: str, src_tokens: list[str] | None = None,
         for index in outside_word_indices(pieces, grammar):
             if index < len(words) and words[index] not in END_MARKS:  # the mark added above is not named
                 constructions.append(words[index])
-    return OutsideReport(words, unknown, sorted(set(constructions), key=constructions.index), grammar,
-                         confidence, float(getattr(loaded, "notice_min_probability", 0.0) or 0.0))
+        if output_text is not None and has_renderings(grammar):
+            lost = [words[index] for index in lost_nouns(pieces, output_text, grammar)
+                    if index < len(words) and words[index] not in unknown]
+    return OutsideReport(words, unknown, sorted(set(constructions), key=constructions.index),
+                         sorted(set(lost), key=lost.index), grammar, confidence,
+                         float(getattr(loaded, "notice_min_probability", 0.0) or 0.0))
 
 
 def translation_report(loaded, text: str) -> dict:
     """Translate `text` with `loaded` (transformer_core.load(name)) and say whether it lies outside the
     model's training: output_text, src_tokens, unknown_words, outside_training, outside_parts,
-    outside_constructions, grammar (the recogniser's; "" = only unknown words are checked)."""
+    outside_constructions, lost_nouns, grammar (the recogniser's; "" = only unknown words are checked)."""
     from transformer_core.inference.text import trace_text
 
     if not text.strip():
         return {"text": text, "output_text": "", "src_tokens": [], "unknown_words": [], "outside_training": False,
-                "outside_parts": [], "outside_constructions": [], "grammar": recogniser_grammar(loaded),
-                "confidence": None, "low_confidence": False}
+                "outside_parts": [], "outside_constructions": [], "lost_nouns": [],
+                "grammar": recogniser_grammar(loaded), "confidence": None, "low_confidence": False}
     result = trace_text(loaded, text)
-    report = outside_report(loaded, text, list(result.src_tokens), output_confidence(result))
+    report = outside_report(loaded, text, list(result.src_tokens), output_confidence(result), result.output_text)
     return {"text": text, "output_text": result.output_text, "src_tokens": list(result.src_tokens),
             "unknown_words": report.unknown_words, "outside_training": report.outside_training,
             "outside_parts": report.outside_parts, "outside_constructions": report.outside_constructions,
+            "lost_nouns": report.lost_nouns,
             "grammar": report.grammar, "confidence": report.confidence, "low_confidence": report.low_confidence}
 
 
