@@ -19,6 +19,7 @@ and P (every other stem or predicate form). Pieces the vocabulary lacks are <unk
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -169,20 +170,25 @@ def outside_word_indices(pieces: list[str] | tuple[str, ...], grammar: str) -> l
     return sorted(outside - unknown)
 
 
-def build(grammar: str, n: int | None = None, seed: int = 0) -> dict:
-    """Collect the shape pairs of `n` training-side sentences of `grammar` (held-out ones are skipped, so the
-    held-out sentences measure the recogniser fairly)."""
+def training_side(grammar: str, n: int, seed: int = 0) -> Iterator:
+    """The first `n` training-side sentence pairs of `grammar`'s stream (held-out ones are skipped, so the
+    held-out sentences measure what a table built from these gives fairly)."""
     from transformer_core.data.ko_en_everyday import ko_en_grammar
 
-    n = n or BUILD_SENTENCES[grammar]
     source = ko_en_grammar(seed, grammar)
-    pairs: set[tuple[str, str]] = set()
     seen = 0
     while seen < n:
         pair = source.sample()
-        if is_held_out(pair.source_text):
-            continue
-        seen += 1
+        if not is_held_out(pair.source_text):
+            seen += 1
+            yield pair
+
+
+def build(grammar: str, n: int | None = None, seed: int = 0) -> dict:
+    """Collect the shape pairs of `n` training-side sentences of `grammar`."""
+    n = n or BUILD_SENTENCES[grammar]
+    pairs: set[tuple[str, str]] = set()
+    for pair in training_side(grammar, n, seed):
         pairs.update((left, right) for left, right, _ in shape_pairs(pair.source, grammar))
     return {"grammar": grammar, "sentences": n, "seed": seed, "pairs": sorted(pairs)}
 

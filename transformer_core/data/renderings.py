@@ -22,9 +22,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 
-from transformer_core.data.ko_en import CONTINUATION
-from transformer_core.data.recogniser import INCLUDES, piece_classes
-from transformer_core.data.splits import is_held_out
+from transformer_core.data.recogniser import INCLUDES, piece_classes, training_side, word_shapes
 
 DATA_DIR = Path(__file__).resolve().parent
 # The grammars models are trained on from learner5 on; older ones have no table and no check.
@@ -107,37 +105,17 @@ def collect(pairs: Iterable, grammar: str) -> tuple[dict[str, set[str]], dict[st
 
 
 def lost_nouns(pieces: Sequence[str], output: str, grammar: str) -> list[int]:
-    """Indices of the words (in piece-word order, as recogniser.word_shapes counts them) whose noun the output
-    does not carry: a noun piece with a table entry none of whose English words is in `output`."""
+    """Indices of the words (as recogniser.word_shapes counts them) whose noun the output does not carry: a
+    first piece with a table entry none of whose English words is in `output`."""
     table = renderings(grammar)
     carried = set(english_words(output))
-    lost: list[int] = []
-    word = -1
-    for piece in pieces:
-        if piece.startswith(CONTINUATION) and word >= 0:
-            continue
-        word += 1
-        written = table.get(piece)
-        if written and not written & carried:
-            lost.append(word)
-    return lost
+    return [index for index, (_, piece_indices) in enumerate(word_shapes(pieces, grammar))
+            if (written := table.get(pieces[piece_indices[0]])) and not written & carried]
 
 
 def build(grammar: str, n: int = BUILD_SENTENCES, seed: int = 0) -> dict:
     """The table of `n` training-side sentences of `grammar` (held-out ones are skipped: they measure it)."""
-    from transformer_core.data.ko_en_everyday import ko_en_grammar
-
-    source = ko_en_grammar(seed, grammar)
-
-    def training_side():
-        seen = 0
-        while seen < n:
-            pair = source.sample()
-            if not is_held_out(pair.source_text):
-                seen += 1
-                yield pair
-
-    table, occurrences, written = collect(training_side(), grammar)
+    table, occurrences, written = collect(training_side(grammar, n, seed), grammar)
     kept = {piece: sorted(words) for piece, words in sorted(table.items())
             if occurrences[piece] >= MIN_OCCURRENCES and written[piece] >= WRITTEN_SHARE * occurrences[piece]}
     return {"grammar": grammar, "sentences": n, "seed": seed, "written_share": WRITTEN_SHARE,
