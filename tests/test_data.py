@@ -10,6 +10,7 @@ import pytest
 from transformer_core.data import english, generate_pairs, hangul, is_held_out, reverse_examples
 from transformer_core.data.charset import reverse_characters
 from transformer_core.data.ko_en import (
+    EXTENDED_GRAMMARS,
     REGISTERS,
     TENSES,
     adjective_words,
@@ -27,7 +28,7 @@ from transformer_core.data.ko_en import (
 from transformer_core.data.ko_en_everyday import cuts_as_typed, stream_korean_words
 from transformer_core.data.lexicon import ADJECTIVES, ALL_VERBS, CORE, FULL, NOUN_BY_KO, NUMBERS, TOOLS
 from transformer_core.data.tokenization import build_ko_en_tokenizer
-from transformer_core.data.vocabulary import EXTENDED, ko_en_vocabulary
+from transformer_core.data.vocabulary import ko_en_vocabulary
 
 VERB = {(v.stem, v.kind): v for v in ALL_VERBS}
 ADJECTIVE = {a.attributive: a for a in ADJECTIVES}
@@ -433,7 +434,7 @@ def cut_otherwise(grammar: str) -> list[tuple[tuple[str, ...], list[str]]]:
 
 
 # The grammars whose stream cuts each word as typed (TYPED_CUT): their words too must be the tokenizer's own cut.
-CUT_AS_TYPED = [grammar for grammar in EXTENDED if cuts_as_typed(grammar)]
+CUT_AS_TYPED = [grammar for grammar in EXTENDED_GRAMMARS if cuts_as_typed(grammar)]
 
 
 @pytest.mark.parametrize("grammar", ["full", *CUT_AS_TYPED])

@@ -20,6 +20,7 @@ from tests.grammar_checks import (
     english_senses,
     written,
 )
+from transformer_core.data.ko_en import EXTENDED_GRAMMARS
 from transformer_core.data.ko_en_everyday import Learner2Grammar, Learner3Grammar, generate_pairs, ko_en_grammar
 from transformer_core.data.ko_en_forms import (
     bsida_word,
@@ -34,7 +35,7 @@ from transformer_core.data.ko_en_forms import (
     ttae_words,
 )
 from transformer_core.data.tokenization import build_ko_en_tokenizer
-from transformer_core.data.vocabulary import EXTENDED, ko_en_vocabulary
+from transformer_core.data.vocabulary import ko_en_vocabulary
 
 REPO = Path(__file__).resolve().parents[1]
 NEW_KINDS = [kind for kind in Learner3Grammar.KINDS if kind not in Learner2Grammar.KINDS] + ["honorific"]
@@ -283,7 +284,7 @@ def test_every_syllabus_construction_reads_back_in_every_register(kind):
 
 
 def test_learner3_is_a_grammar_of_its_own():
-    assert type(ko_en_grammar(0, "learner3")) is Learner3Grammar and "learner3" in EXTENDED
+    assert type(ko_en_grammar(0, "learner3")) is Learner3Grammar and "learner3" in EXTENDED_GRAMMARS
     assert list(Learner3Grammar.KINDS)[:len(Learner2Grammar.KINDS)] == list(Learner2Grammar.KINDS)
 
 

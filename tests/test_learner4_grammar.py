@@ -15,6 +15,7 @@ import pytest
 
 from tests.grammar_checks import ChosenWords as ChosenWordsMixin
 from tests.grammar_checks import aligned_words, assert_pair_reads_back, written
+from transformer_core.data.ko_en import EXTENDED_GRAMMARS
 from transformer_core.data.ko_en_everyday import Learner3Grammar, Learner4Grammar, generate_pairs, ko_en_grammar
 from transformer_core.data.ko_en_forms import (
     english_degree,
@@ -31,7 +32,7 @@ from transformer_core.data.ko_en_forms import (
     will_word,
 )
 from transformer_core.data.tokenization import build_ko_en_tokenizer
-from transformer_core.data.vocabulary import EXTENDED, ko_en_vocabulary
+from transformer_core.data.vocabulary import ko_en_vocabulary
 
 REPO = Path(__file__).resolve().parents[1]
 NEW_KINDS = [kind for kind in Learner4Grammar.KINDS if kind not in Learner3Grammar.KINDS]
@@ -329,7 +330,7 @@ def test_every_new_construction_reads_back_in_every_register(kind):
 
 
 def test_learner4_is_a_grammar_of_its_own():
-    assert type(ko_en_grammar(0, "learner4")) is Learner4Grammar and "learner4" in EXTENDED
+    assert type(ko_en_grammar(0, "learner4")) is Learner4Grammar and "learner4" in EXTENDED_GRAMMARS
     assert list(Learner4Grammar.KINDS)[:len(Learner3Grammar.KINDS)] == list(Learner3Grammar.KINDS)
 
 

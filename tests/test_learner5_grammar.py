@@ -14,6 +14,7 @@ import pytest
 
 from tests.grammar_checks import ChosenWords as ChosenWordsMixin
 from tests.grammar_checks import aligned_words, assert_pair_reads_back, unread_sentences, written
+from transformer_core.data.ko_en import EXTENDED_GRAMMARS
 from transformer_core.data.ko_en_everyday import Learner4Grammar, Learner5Grammar, generate_pairs, ko_en_grammar
 from transformer_core.data.ko_en_forms import (
     become_words,
@@ -23,7 +24,7 @@ from transformer_core.data.ko_en_forms import (
     shall_word,
 )
 from transformer_core.data.tokenization import build_ko_en_tokenizer
-from transformer_core.data.vocabulary import EXTENDED, ko_en_vocabulary
+from transformer_core.data.vocabulary import ko_en_vocabulary
 
 NEW_KINDS = [kind for kind in Learner5Grammar.KINDS if kind not in Learner4Grammar.KINDS]
 
@@ -237,7 +238,7 @@ def test_every_new_construction_reads_back_in_every_register(kind):
 
 
 def test_learner5_is_a_grammar_of_its_own():
-    assert type(ko_en_grammar(0, "learner5")) is Learner5Grammar and "learner5" in EXTENDED
+    assert type(ko_en_grammar(0, "learner5")) is Learner5Grammar and "learner5" in EXTENDED_GRAMMARS
     assert list(Learner5Grammar.KINDS)[:len(Learner4Grammar.KINDS)] == list(Learner4Grammar.KINDS)
     assert NEW_KINDS == ["only", "also", "shall_we", "for_someone", "became", "like_doing", "with", "offer",
                          "from_to"]

@@ -18,7 +18,7 @@ import pytest
 from tests.grammar_checks import ChosenWords as ChosenWordsMixin
 from tests.grammar_checks import aligned_words, assert_pair_reads_back, unread_sentences, written
 from transformer_core.data import hangul
-from transformer_core.data.ko_en import common_phrase
+from transformer_core.data.ko_en import EXTENDED_GRAMMARS, common_phrase
 from transformer_core.data.ko_en_everyday import Learner5Grammar, Learner6Grammar, generate_pairs, ko_en_grammar
 from transformer_core.data.ko_en_forms import (
     digit_word,
@@ -31,7 +31,7 @@ from transformer_core.data.ko_en_forms import (
     sino_words,
 )
 from transformer_core.data.tokenization import build_ko_en_tokenizer
-from transformer_core.data.vocabulary import EXTENDED, ko_en_vocabulary
+from transformer_core.data.vocabulary import ko_en_vocabulary
 
 NEW_KINDS = [kind for kind in Learner6Grammar.KINDS if kind not in Learner5Grammar.KINDS]
 
@@ -370,7 +370,7 @@ def test_every_new_construction_reads_back_in_every_register(kind):
 
 
 def test_learner6_is_a_grammar_of_its_own():
-    assert type(ko_en_grammar(0, "learner6")) is Learner6Grammar and "learner6" in EXTENDED
+    assert type(ko_en_grammar(0, "learner6")) is Learner6Grammar and "learner6" in EXTENDED_GRAMMARS
     assert list(Learner6Grammar.KINDS)[:len(Learner5Grammar.KINDS)] == list(Learner5Grammar.KINDS)
     assert NEW_KINDS == ["weather", "body", "takes_time", "sequence", "or_else", "price", "clock_minutes",
                          "from_until", "at_time", "only_but", "year", "times", "adverb_aspect", "which"]

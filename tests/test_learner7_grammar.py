@@ -24,12 +24,12 @@ from tests.grammar_checks import (
     written,
 )
 from transformer_core.data import hangul
-from transformer_core.data.ko_en import adjective_pieces, common_phrase, pronoun_phrase, verb_pieces
+from transformer_core.data.ko_en import EXTENDED_GRAMMARS, adjective_pieces, common_phrase, pronoun_phrase, verb_pieces
 from transformer_core.data.ko_en_everyday import Learner6Grammar, Learner7Grammar, generate_pairs, ko_en_grammar
 from transformer_core.data.ko_en_forms import FEW, MANY, fixed_subject_words, grammar_lexicon, not_know_verb
 from transformer_core.data.level1_audit import LIST_PATH, level1_words, missing_words
 from transformer_core.data.tokenization import build_ko_en_tokenizer
-from transformer_core.data.vocabulary import EXTENDED, ko_en_vocabulary
+from transformer_core.data.vocabulary import ko_en_vocabulary
 
 NEW_KINDS = [kind for kind in Learner7Grammar.KINDS if kind not in Learner6Grammar.KINDS]
 
@@ -357,7 +357,7 @@ def test_every_new_construction_reads_back_in_every_register(kind):
 
 
 def test_learner7_is_a_grammar_of_its_own():
-    assert type(ko_en_grammar(0, "learner7")) is Learner7Grammar and "learner7" in EXTENDED
+    assert type(ko_en_grammar(0, "learner7")) is Learner7Grammar and "learner7" in EXTENDED_GRAMMARS
     assert list(Learner7Grammar.KINDS)[:len(Learner6Grammar.KINDS)] == list(Learner6Grammar.KINDS)
     assert NEW_KINDS == ["count_alone", "sense", "many_few", "not_know", "know_how", "older_by", "vocative"]
     assert Learner7Grammar.TYPED_CUT

@@ -21,7 +21,7 @@ from tests.grammar_checks import (
     unread_sentences,
     written,
 )
-from transformer_core.data.ko_en import pronoun_phrase, verb_pieces
+from transformer_core.data.ko_en import EXTENDED_GRAMMARS, pronoun_phrase, verb_pieces
 from transformer_core.data.ko_en_everyday import Learner7Grammar, Learner8Grammar, generate_pairs, ko_en_grammar
 from transformer_core.data.ko_en_forms import (
     fixed_subject_words,
@@ -30,7 +30,7 @@ from transformer_core.data.ko_en_forms import (
     reported_word,
 )
 from transformer_core.data.tokenization import build_ko_en_tokenizer
-from transformer_core.data.vocabulary import EXTENDED, ko_en_vocabulary
+from transformer_core.data.vocabulary import ko_en_vocabulary
 
 NEW_KINDS = [kind for kind in Learner8Grammar.KINDS if kind not in Learner7Grammar.KINDS]
 
@@ -374,7 +374,7 @@ def test_every_new_construction_reads_back_in_every_register(kind):
 
 
 def test_learner8_is_a_grammar_of_its_own():
-    assert type(ko_en_grammar(0, "learner8")) is Learner8Grammar and "learner8" in EXTENDED
+    assert type(ko_en_grammar(0, "learner8")) is Learner8Grammar and "learner8" in EXTENDED_GRAMMARS
     assert list(Learner8Grammar.KINDS)[:len(Learner7Grammar.KINDS)] == list(Learner7Grammar.KINDS)
     assert NEW_KINDS == ["compound", "for_duration", "date", "reported", "background_so"]
     assert Learner8Grammar.TYPED_CUT

@@ -23,10 +23,9 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-from transformer_core.data.ko_en import CONTINUATION, DETERMINERS
+from transformer_core.data.ko_en import CONTINUATION, DETERMINERS, EXTENDED_GRAMMARS
 from transformer_core.data.lexicon import CORE, Lexicon
 from transformer_core.data.splits import is_held_out
-from transformer_core.data.vocabulary import EXTENDED
 from transformer_core.data.vocabulary import GRAMMARS as WHOLE_GRAMMARS
 
 DATA_DIR = Path(__file__).resolve().parent
@@ -68,7 +67,7 @@ def canonical_piece(piece: str) -> str:
 def grammar_words(grammar: str) -> Lexicon:
     if grammar == "core":
         return CORE
-    if grammar in EXTENDED:
+    if grammar in EXTENDED_GRAMMARS:
         from transformer_core.data.ko_en_forms import grammar_lexicon
 
         return grammar_lexicon(grammar)
@@ -107,7 +106,7 @@ def piece_classes(grammar: str) -> dict[str, str]:
         for noun in lex.common_nouns + lex.places + lex.names:
             if classes.get(noun.ko, "T") in ("T", "P", "A"):
                 classes[noun.ko] = "N"
-    if grammar in EXTENDED:
+    if grammar in EXTENDED_GRAMMARS:
         from transformer_core.data.ko_en_forms import AGES, NATIVE_ONE, SINO_FLOORS
 
         for ko, _ in (*AGES, *SINO_FLOORS, NATIVE_ONE, ("열한", ""), ("열두", "")):

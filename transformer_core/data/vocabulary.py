@@ -42,13 +42,10 @@ ENGLISH_FUNCTION_WORDS = ("a", "an", "the", "at", "in", "to", "with", "and", "no
                           "who", "where", "when", "how", "this", "that", "it", *sorted(english.AUXILIARIES))
 
 
-EXTENDED = EXTENDED_GRAMMARS  # grammars on the everyday constructions (ko_en_everyday.py)
-
-
 def _lexicons(core: bool, grammar: str = "full") -> list[Lexicon]:
     if core:
         return [CORE]
-    if grammar in EXTENDED:
+    if grammar in EXTENDED_GRAMMARS:
         from transformer_core.data.ko_en_forms import grammar_lexicon
 
         return [CORE, grammar_lexicon(grammar)]
@@ -92,7 +89,7 @@ def korean_words(core: bool = False, grammar: str = "full") -> set[Word]:
             words.add((NEGATIVE_COPULA[(tense, question)][register],))
             future = hangul.adnominal_future_from_present(HOW.attributive)
             words.update(predicate_word(HOW.stem, HOW.past_stem, future, tense, True, register, action=False))
-    if grammar in EXTENDED and not core:
+    if grammar in EXTENDED_GRAMMARS and not core:
         from transformer_core.data.ko_en_forms import everyday_korean_words
 
         words |= everyday_korean_words(grammar)
@@ -132,16 +129,16 @@ def english_words(core: bool = False, grammar: str = "full") -> set[str]:
         for _, en in lexicon.degree_adverbs + lexicon.manner_adverbs:
             words.update(en.split())
     words.update(english.capitalize_first([word])[0] for word in starters)
-    if grammar in EXTENDED and not core:
+    if grammar in EXTENDED_GRAMMARS and not core:
         from transformer_core.data.ko_en_forms import everyday_english_words
 
         words |= everyday_english_words(grammar)
     return words
 
 
-GRAMMARS = ("full", *EXTENDED)  # every whole grammar ("core" is core=True); the one list of grammar names
+GRAMMARS = ("full", *EXTENDED_GRAMMARS)  # every whole grammar ("core" is core=True); the one list of grammar names
 # each grammar's list starts with this one's
-GROWN_FROM = dict(zip(EXTENDED, ("full", *EXTENDED[:-1]), strict=True))
+GROWN_FROM = dict(zip(EXTENDED_GRAMMARS, ("full", *EXTENDED_GRAMMARS[:-1]), strict=True))
 
 
 @cache

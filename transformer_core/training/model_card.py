@@ -87,10 +87,11 @@ def data_notes(task: str) -> str:
         return data.lab_card_notes
     if not data.grammar:
         return data.card_notes
+    from transformer_core.data.ko_en import EXTENDED_GRAMMARS
     from transformer_core.data.lexicon import FULL
-    from transformer_core.data.vocabulary import EXTENDED, ko_en_vocabulary
+    from transformer_core.data.vocabulary import ko_en_vocabulary
 
-    if data.whole_grammar in EXTENDED:
+    if data.whole_grammar in EXTENDED_GRAMMARS:
         from transformer_core.data.ko_en_forms import grammar_lexicon
 
         lexicon = grammar_lexicon(data.whole_grammar)
@@ -103,9 +104,7 @@ def data_notes(task: str) -> str:
         pronouns=len(lexicon.pronouns), verbs=len(verbs), adjectives=len(lexicon.adjectives),
         times=len(lexicon.time_words), adverbs=len(lexicon.degree_adverbs) + len(lexicon.manner_adverbs),
         vocab=len(vocabulary))
-    if data.whole_grammar in EXTENDED:
-        from transformer_core.data.ko_en import EXTENDED_GRAMMARS
-
+    if data.whole_grammar in EXTENDED_GRAMMARS:
         rounds = EXTENDED_GRAMMARS[:EXTENDED_GRAMMARS.index(data.whole_grammar) + 1]
         for before, grammar in zip(("full", *rounds[:-1]), rounds, strict=True):
             text = ROUND_CARD_NOTES[grammar].format(
