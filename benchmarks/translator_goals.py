@@ -137,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--eval-n", type=int, default=500, help="held-out sentences for exact match, alignment")
     parser.add_argument("--held-out", type=int, default=1000, help="held-out sentences for the notice's rate")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1, as the app runs)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--json", action="store_true", help="print a JSON list, one object per model")
     args = parser.parse_args(argv)
 
     import torch
