@@ -24,6 +24,7 @@ import importlib.util
 import json
 import sys
 from collections.abc import Callable, Sequence
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -31,8 +32,10 @@ DATA_FILES = {"everyday": ROOT / "data" / "everyday_ko_en.tsv", "fresh": ROOT / 
 NOTICE_SEED = 99  # not the calibration's seed (4242): the rate is measured on sentences the threshold never saw
 GOALS = {"exact_match": 0.95, "alignment_accuracy": 0.85, "held_out_fire": 0.05, "coverage": 0.75,
          "notice_recall": 0.80, "weights_mb": 50.0}
+SIGNALS = ("unknown_words", "outside_constructions", "lost_nouns", "low_confidence")  # translation_report's
 
 
+@cache
 def everyday_module():
     """benchmarks/everyday.py (a script, not a package): its sentence file reader, matcher and scoring."""
     spec = importlib.util.spec_from_file_location("everyday_benchmark", ROOT / "everyday.py")
@@ -46,12 +49,11 @@ def held_out_fire_rate(loaded, n: int, report: Callable, seed: int = NOTICE_SEED
     """The whole notice on `n` held-out sentences of the model's grammar: how often it fires, and for which signal."""
     from transformer_core.tasks import model_task
 
-    counts = {"n": n, "fired": 0, "unknown_words": 0, "outside_constructions": 0, "lost_nouns": 0,
-              "low_confidence": 0}
+    counts = {"n": n, "fired": 0, **dict.fromkeys(SIGNALS, 0)}
     for pair in model_task(loaded).held_out_pairs(n, seed=seed):
         answer = report(loaded, pair.source_text)
         counts["fired"] += bool(answer["outside_training"])
-        for signal in ("unknown_words", "outside_constructions", "lost_nouns", "low_confidence"):
+        for signal in SIGNALS:
             counts[signal] += bool(answer.get(signal))
     counts["rate"] = counts["fired"] / n if n else None
     return counts
