@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -70,6 +72,14 @@ def test_ko_en_toy_is_the_papers_architecture(ko_en_toy):
 @pytest.mark.parametrize(("korean", "english"), list(KO_EN.items()))
 def test_ko_en_toy_translates(ko_en_toy, korean, english):
     assert transformer_core.trace_text(ko_en_toy, korean).output_text == english
+
+
+def test_every_card_example_comes_out_as_the_card_says(ko_en_toy):
+    """The sidebar's examples and the card's table promise one translation each ("expected", ✓ on the card)."""
+    examples = json.loads((ko_en_toy.directory / "examples.json").read_text(encoding="utf-8"))["examples"]
+    outputs = {e["text"]: transformer_core.trace_text(ko_en_toy, e["text"]).output_text for e in examples}
+    wrong = {e["text"]: (outputs[e["text"]], e["expected"]) for e in examples if outputs[e["text"]] != e["expected"]}
+    assert len(examples) >= 30 and wrong == {}
 
 
 def test_some_fixed_sentences_were_never_trained_on():

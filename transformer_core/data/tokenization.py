@@ -39,7 +39,7 @@ def _wrap(tokenizer: Tokenizer, clean_up_spaces: bool):
 
 
 # The grammar new ko-en models train on (config.json "grammar" records it): the bundled ko-en-toy's grammar.
-TRAINING_GRAMMAR = "learner5"
+TRAINING_GRAMMAR = "learner8"
 # One training run on another grammar (e.g. learner2) without changing the default: the ko-en task reads this.
 TRAINING_GRAMMAR_ENV = "TRANSFORMER_EXPLORER_TRAINING_GRAMMAR"
 TRAINABLE_GRAMMARS = GRAMMARS
@@ -66,7 +66,8 @@ def build_ko_en_tokenizer(core: bool = False, grammar: str = TRAINING_GRAMMAR):
     grammar lacks becomes one <unk>. Decoding joins words with spaces, glues "##" pieces to the
     word before and re-attaches . , ? ! (WordPiece decoder cleanup). `core=True`: the vocabulary of the
     compact core grammar only (the training lab's tokenizer; anything outside the core is <unk>).
-    `grammar`: "learner" (the default: the everyday grammar's ids, then the learner lexicon's new pieces),
+    `grammar`: TRAINING_GRAMMAR by default; "learner" (the everyday grammar's ids, then the learner lexicon's
+    new pieces),
     "learner2" (the learner grammar's ids, then the second round's new pieces), "learner3" (learner2's ids, then
     the syllabus constructions' and the third round's new pieces), "learner4" (learner3's ids, then the second
     syllabus round's new pieces), "learner5" (learner4's ids, then the third syllabus round's and the fifth lexicon
