@@ -190,8 +190,8 @@ Learner grammar, eighth round (config.json "grammar": "learner8"): the learner7 
 noun-noun compounds (영어 숙제 -> English homework, 학교 식당 -> school cafeteria, 한국 음식 ->
 Korean food, 생일 선물 -> birthday present), durations with 동안 (삼 년 동안 -> for 3 years),
 dates (삼월 오 일에 -> on March 5), reported speech -대요 / -(이)래요 (민수는 바쁘대요 -> Minsu
-says that he is busy), -는데 before a suggestion (피곤한데 집에 갈까요? -> I am tired, so shall
-we go home?) and a learner's everyday verbs the lexicon lacked (혼나다, 깨지다, 길을
+says that he is busy), -는데 before a suggestion (피곤한데 같이 집에 갈까요? -> I am tired, so
+shall we go home together?) and a learner's everyday verbs the lexicon lacked (혼나다, 깨지다, 길을
 잃다, 줄을 서다, 시험에 붙다, 배탈이 나다 ...), over the learner7 lexicon plus the learner8 additions
 file. The vocabulary keeps the learner7 grammar's ids and appends the new pieces ({added} tokens),
 so this model continued from the learner7 model's weights."""
