@@ -54,7 +54,8 @@ def test_every_generated_pair_is_typed_back_into_the_pieces_it_trains_on(grammar
 ROUND_NOTES = {"learner3": "-(으)ㄹ 수 있다/없다 (can, cannot)", "learner4": "-기로 하다 (decided to V)",
                "learner5": "N하고 / N(이)랑 (지수하고 -> with Jisu)", "learner6": "배가 고파요 -> I am hungry",
                "learner7": "아이가 둘 있어요 -> I have two children",
-               "learner8": "삼 년 동안 -> for 3 years"}
+               "learner8": "삼 년 동안 -> for 3 years",
+               "learner9": "한 시간밖에 없어요 -> I have only one hour"}
 
 
 @pytest.mark.parametrize(("before", "after"), ROUNDS)
