@@ -86,6 +86,16 @@ def test_a_spoken_object_drops_its_particle_and_keeps_its_english():
     assert spoken.source == ("민수", "##는", "사과", "먹", "##어요", ".")
 
 
+def test_a_counted_noun_takes_the_particle_its_counter_had():
+    """사과 두 개를 샀어요 -> 사과를 두 개 샀어요 (the same English; the noun keeps its particle, not dropped too)."""
+    pair = _pair([("사과",), ("두",), ("개", "를"), ("샀", "어요"), (".",)], ["I", "bought", "two", "apples", "."],
+                 [(), (3,), (1,), (0,), (4,)])
+    moved = spoken_particles(pair, frozenset({"사과"}), frozenset(), True)
+    assert moved.source_text == "사과를 두 개 샀어요."
+    assert aligned_words(moved)["apples"] == {"사과를"}
+    assert spoken_particles(pair, frozenset({"사과"}), frozenset(), False) == pair
+
+
 def test_a_subject_drops_its_particle_only_before_있다_or_없다():
     has = _pair([("시간", "이"), ("있", "어요"), ("?",)], ["Do", "you", "have", "time", "?"],
                 [(1,), (), (1,), (0,), (2,)])
@@ -236,6 +246,8 @@ def test_the_gold_alignment_points_each_english_word_at_its_korean_word(kind, fi
     ("살", "찌", "살이 쪄요", "살이 쪘어요", "살이 찐다"),
     ("피아노", "치", "피아노를 쳐요", "피아노를 쳤어요", "피아노를 친다"),
     ("기타", "치", "기타를 쳐요", "기타를 쳤어요", "기타를 친다"),
+    ("다리", "다치", "다리를 다쳐요", "다리를 다쳤어요", "다리를 다친다"),
+    ("팔", "다치", "팔을 다쳐요", "팔을 다쳤어요", "팔을 다친다"),
 ])
 def test_the_new_collocations_conjugate_as_a_textbook_writes_them(noun, stem, polite, past, plain):
     lexicon = grammar_lexicon("learner9")
@@ -253,7 +265,8 @@ def test_the_new_entries_were_missing_from_learner8():
     assert nouns == {"경제학", "채식주의자", "군대"}
     added = {(e.noun, e.stem) for e in after.fixed_subject + after.fixed_object} - {
         (e.noun, e.stem) for e in before.fixed_subject + before.fixed_object}
-    assert added == {("허리", "아프"), ("살", "빠지"), ("살", "찌"), ("피아노", "치"), ("기타", "치")}
+    assert added == {("허리", "아프"), ("살", "빠지"), ("살", "찌"), ("피아노", "치"), ("기타", "치"), ("다리", "다치"),
+                     ("팔", "다치")}
 
 
 # --- the vocabulary, the tokenizer, the grammar's invariants ---------------------------------------------------------

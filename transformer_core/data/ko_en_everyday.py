@@ -56,6 +56,7 @@ from transformer_core.data.ko_en_forms import (
     CHANGING_WEATHER,
     CLOCK_MINUTES,
     COMPANION_PARTICLES,
+    COUNTERS,
     DAY,
     DIGIT_SHARE,
     DONT_ENDINGS,
@@ -3883,17 +3884,28 @@ def _with_english_before_mark(pair: SentencePair, word: str, link: tuple[int, ..
 
 def spoken_particles(pair: SentencePair, droppable: frozenset[str], time_texts: frozenset[str], spoken: bool
                      ) -> SentencePair:
-    """`pair` as it is often said (Learner9Grammar): `spoken`: every object noun without 을/를, and a subject noun
-    right before 있다 / 없다 without 이/가; `time_texts` (topic_time_texts; empty: none): the first time word with
+    """`pair` as it is often said (Learner9Grammar): `spoken`: a counted noun with the particle its counter had
+    (사과 두 개를 -> 사과를 두 개), or else every object noun without 을/를, and a subject noun right before 있다 /
+    없다 without 이/가; `time_texts` (topic_time_texts; empty: none): the first time word with
     은/는 (내일은, 봄에는), or else a place before 있다 / 없다 with 에는. The English stays as it is; each English
     word keeps its Korean words, now aligned to all of their pieces (as typed_cut aligns)."""
     words = _words_of(pair.source)
     changed = False
     topic = bool(time_texts)
     exists = [i for i, word in enumerate(words) if word[0].startswith(("있", "없"))]
+    moved: set[int] = set()
+    if spoken:  # 사과 두 개를 -> 사과를 두 개: the particle on the counted noun, the counter bare
+        for i in range(len(words) - 2):
+            noun, counted = words[i], words[i + 2]
+            if (len(noun) == 1 and noun[0] in droppable and len(counted) == 2 and counted[0] in COUNTERS
+                    and counted[1] in ("을", "를", "이", "가")):
+                role = "object" if counted[1] in ("을", "를") else "subject"
+                words[i], words[i + 2] = attach(noun[0], role), (counted[0],)
+                moved.add(i)
+                changed = True
     for i, word in enumerate(words):
         before_exist = i + 1 in exists  # right before 있다 / 없다
-        if spoken and len(word) == 2 and word[0] in droppable and (
+        if spoken and i not in moved and len(word) == 2 and word[0] in droppable and (
                 word[1] in ("을", "를") or (word[1] in ("이", "가") and before_exist)):
             words[i] = (word[0],)
             changed = True

@@ -1342,6 +1342,7 @@ OWNED_ASKED = (("이름", "name", "뭐"), ("전화번호", "phone number", "뭐"
 OWNED_FOUND = (("가방", "bag"), ("방", "room"), ("열쇠", "key"), ("휴대폰", "cell phone"), ("지갑", "wallet"))
 THING_KEYS = (("차", "car"), ("집", "house"), ("방", "room"), ("사무실", "office"))
 THING_TICKETS = (("비행기", "plane"), ("기차", "train"), ("버스", "bus"), ("영화", "movie"), ("콘서트", "concert"))
+COUNTERS = frozenset({"개", "명", "마리", "권", "잔", "병", "그릇", "장", "대"})  # counters a particle moves off
 INSTEAD_OF = "말고"  # N1 말고 N2: N2 instead of N1
 WHAT_KIND = "어떤"  # 어떤 N: what kind of N (beside learner6's 무슨 and 어느)
 # The kinds two nouns of which a learner sets against each other (커피 말고 차, 버스 말고 지하철).
