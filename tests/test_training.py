@@ -220,3 +220,40 @@ def test_the_model_card_says_which_processor_ran_the_steps(tmp_path):
     write_model_card(tmp_path, on_gpu, tiny_settings("ko-en", steps=3), tiny_config("ko-en"), {})
     card = (tmp_path / "README.md").read_text(encoding="utf-8")
     assert "min on one NVIDIA H200 GPU" in card and "CPU" not in card.split("## Training")[1].split("##")[0]
+
+
+@pytest.mark.parametrize("architecture", ["transformer", "rnn"])
+def test_a_grown_vocabulary_keeps_what_the_old_model_says(tmp_path, architecture):
+    """`train --init-from` with a vocabulary grown at its end (a grammar round's new tokens): the old tokens' logits
+    are the old model's, computed by the old model itself, and each new token's logit is the mean of the old
+    tokens' logits (its output row and bias the old ones' means), so greedy decoding picks what the old model
+    picked. The output bias and weights are pushed far below zero, as the bundled RNN's are (its top logit about
+    -15, its mean bias -2.5)."""
+    from safetensors.torch import save_model
+
+    from transformer_core.models.config import TransformerConfig
+    from transformer_core.models.rnn import RNNConfig, RNNTranslator
+    from transformer_core.models.transformer import Transformer
+
+    def build(vocabulary: int):
+        if architecture == "rnn":
+            return RNNTranslator(RNNConfig(src_vocab_size=vocabulary, tgt_vocab_size=vocabulary, embed_dim=8,
+                                           hidden_size=12, attn_size=10, maxout_size=8, max_len=16))
+        return Transformer(TransformerConfig(src_vocab_size=vocabulary, tgt_vocab_size=vocabulary, d_model=16,
+                                             n_heads=2, n_encoder_layers=1, n_decoder_layers=1, d_ff=32,
+                                             dropout=0.0, max_len=16, share_embeddings=True))
+
+    torch.manual_seed(0)
+    old = build(30).eval()
+    with torch.no_grad():
+        old.lm_head.bias.normal_(-2.0, 1.0)  # a trained model's biases are far from zero
+        old.lm_head.weight.add_(-0.5)  # and its logits far below its biases
+    save_model(old, str(tmp_path / "model.safetensors"))  # one copy of the tied embedding, as the models are saved
+    grown = build(34).eval()
+    assert {"lm_head.weight", "lm_head.bias"} <= set(loop.load_grown_weights(grown, tmp_path / "model.safetensors"))
+    src, tgt = torch.tensor([[5, 9, 12, 2]]), torch.tensor([[1, 7, 3]])
+    with torch.no_grad():
+        before, after = old(src, tgt), grown(src, tgt)
+    torch.testing.assert_close(after[..., :30], before)
+    torch.testing.assert_close(after[..., 30:], before.mean(-1, keepdim=True).expand(1, 3, 4))
+    assert torch.equal(after.argmax(-1), before.argmax(-1))

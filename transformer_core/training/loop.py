@@ -183,8 +183,12 @@ CHECKPOINT_FILE = "checkpoint.pt"
 
 def load_grown_weights(model: nn.Module, path: Path) -> list[str]:
     """Load `path`'s weights into `model`; a tensor whose first dimension grew (the embedding and the output
-    layer of a vocabulary that appended new tokens after the old ids) gets the old rows, its new rows keep
-    their initialisation. Returns the names of the grown tensors. Any other mismatch is an error."""
+    layer of a vocabulary that appended new tokens after the old ids) gets the old rows, and each new row is the
+    mean of the old rows (a bias: the mean of the old entries). The output layer is linear, so a new token's logit
+    starts at the mean of the old tokens' logits, far below what the old model picks (the learner8 RNN grown to
+    learner9 with random new rows answered 'Minsu sister's cousin's sister's.' to 민수는 사과를 먹어요.; with zero
+    rows and the mean bias, 'Minsu eats anything.': its logits sit far below its biases).
+    Returns the names of the grown tensors. Any other mismatch is an error."""
     from safetensors.torch import load_file
 
     saved = load_file(str(path))
@@ -200,6 +204,7 @@ def load_grown_weights(model: nn.Module, path: Path) -> list[str]:
                 target.copy_(tensor)
             elif target.shape[1:] == tensor.shape[1:] and tensor.shape[0] < target.shape[0]:
                 target[: tensor.shape[0]].copy_(tensor)
+                target[tensor.shape[0]:] = tensor.mean(dim=0)
                 grown.append(name)
             else:
                 raise ValueError(f"{path}: {name} has shape {tuple(tensor.shape)}, the model {tuple(target.shape)}")
