@@ -18,8 +18,8 @@ Another signal needs no grammar: the model's own confidence, the smallest probab
 output in the recorded forward. Below a threshold calibrated per model on held-out sentences of its grammar
 (`calibrate_min_probability`, stored as config.json's "notice_min_probability", chosen so that it fires on 2 %
 of them), the pages say the model is unsure. It catches wrong outputs of sentences whose words and construction
-the grammar knows (the bundled learner8 model, everyday benchmark: the recogniser and unknown words alone catch 69
-of its 108 wrong translations, with the lost nouns 83, with the confidence too 96 (88.9 %); docs/models.md).
+the grammar knows (the bundled learner9 model, everyday benchmark: the recogniser and unknown words alone catch 38
+of its 82 wrong translations, with the lost nouns 52, with the confidence too 70 (85.4 %); docs/models.md).
 
     from transformer_core.inference.report import translation_report
     translation_report(transformer_core.load("ko-en-toy"), "나는 피자를 먹고 싶다.")
