@@ -88,6 +88,17 @@ def attach(word: str, kind: str | None) -> Word:
     return word, hangul.attach_particle(word, kind)[len(word):]
 
 
+def pieces_of_words(words: list[Word]) -> tuple[list[str], list[tuple[int, ...]]]:
+    """The tokenizer's pieces of `words` in order, and per word the indices of its pieces."""
+    pieces: list[str] = []
+    pieces_of: list[tuple[int, ...]] = []
+    for word in words:
+        start = len(pieces)
+        pieces.extend(word_tokens(word))
+        pieces_of.append(tuple(range(start, len(pieces))))
+    return pieces, pieces_of
+
+
 def split_particle(word: str) -> Word:
     """A written word ending in a particle, as pieces: '내가' -> ('내', '가'), '아침에' -> ('아침', '에')."""
     for particle in ("에서", "는", "은", "가", "이", "를", "을", "에", "마다"):
@@ -745,12 +756,7 @@ class KoEnGrammar:
             offsets[id(piece)] = len(words)
             words.extend(piece.ko)
         words.append(("?" if question else ".",))
-        pieces: list[str] = []
-        pieces_of: list[tuple[int, ...]] = []
-        for word in words:
-            start = len(pieces)
-            pieces.extend(word_tokens(word))
-            pieces_of.append(tuple(range(start, len(pieces))))
+        pieces, pieces_of = pieces_of_words(words)
 
         en: list[str] = []
         word_links: list[tuple[int, ...]] = []

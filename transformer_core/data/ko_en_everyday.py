@@ -34,6 +34,7 @@ from transformer_core.data.ko_en import (
     common_phrase,
     copula_ending,
     name_phrase,
+    pieces_of_words,
     predicate_word,
     pronoun_phrase,
     word_tokens,
@@ -3581,6 +3582,18 @@ class Learner9Grammar(Learner8Grammar):
 
     # -- 밖에 with a negative: only --
 
+    def _lacks(self, subject: NounPhrase, tense: str, register: str) -> tuple[Phrase, int]:
+        """없다 said of what `subject` has: 없어요 -> has / have / had (the English of N밖에 없다, N이 하나도 없다),
+        and the index of its last word."""
+        predicate = Phrase()
+        for word in auxiliary_words("없", "없었", tense, False, register, action=False):
+            index = predicate.add_ko(word)
+        if tense == "past":
+            predicate.add_en("had", index)
+        else:
+            predicate.add_en("has" if english.takes_third_person_s(subject.person, subject.plural) else "have", index)
+        return predicate, index
+
     def _only_neg(self, register: str) -> SentencePair:
         """S는 [N이] NUM COUNTER밖에 없어요 -> S has only NUM Ns (한 시간밖에 없어요 -> I have only one hour), or S는
         N밖에 안 V -> S only V-s N (물밖에 안 마셔요 -> I only drink water). only -> 밖에; has -> 없어요."""
@@ -3622,13 +3635,7 @@ class Learner9Grammar(Learner8Grammar):
             counted.add_en("only", unit)
             counted.add_en(en, number)
             counted.add_en(noun.en if n == 1 else noun.plural, noun_index, unit)
-        predicate = Phrase()
-        for word in auxiliary_words("없", "없었", tense, False, register, action=False):
-            index = predicate.add_ko(word)
-        if tense == "past":
-            predicate.add_en("had", index)
-        else:
-            predicate.add_en("has" if english.takes_third_person_s(subject.person, subject.plural) else "have", index)
+        predicate, index = self._lacks(subject, tense, register)
         order = [(subject.phrase, slice(None)), (predicate, slice(None)), (counted, slice(None))]
         return self._assemble([subject.phrase, counted, predicate], order, None, False)
 
@@ -3659,13 +3666,7 @@ class Learner9Grammar(Learner8Grammar):
         had = Phrase()
         noun_index = had.add_ko(attach(noun.ko, "subject"))
         had.add_en(noun.en if noun.mass else noun.plural, noun_index)
-        predicate = Phrase()
-        for word in auxiliary_words("없", "없었", tense, False, register, action=False):
-            index = predicate.add_ko(word)
-        if tense == "past":
-            predicate.add_en("had", index)
-        else:
-            predicate.add_en("has" if english.takes_third_person_s(subject.person, subject.plural) else "have", index)
+        predicate, index = self._lacks(subject, tense, register)
         predicate.add_en("no", index)
         order = [(subject.phrase, slice(None)), (predicate, slice(None)), (had, slice(None)), (at_all, slice(None))]
         return self._assemble([subject.phrase, had, at_all, predicate], order, None, False)
@@ -3917,12 +3918,7 @@ def spoken_particles(pair: SentencePair, droppable: frozenset[str], time_texts: 
                 words[i], topic, changed = (*word, "는"), False, True
     if not changed:
         return pair
-    pieces: list[str] = []
-    pieces_of: list[tuple[int, ...]] = []
-    for word in words:
-        start = len(pieces)
-        pieces.extend(word_tokens(word))
-        pieces_of.append(tuple(range(start, len(pieces))))
+    pieces, pieces_of = pieces_of_words(words)
     alignment = tuple(tuple(piece for w in link for piece in pieces_of[w]) for link in pair.word_alignment)
     source_words = tuple("".join(word) for word in words)
     return SentencePair(tuple(pieces), pair.target, alignment, source_words, pair.word_alignment)
