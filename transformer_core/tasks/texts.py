@@ -199,11 +199,11 @@ so this model continued from the learner7 model's weights."""
 LEARNER9_NOTES = """\
 Learner grammar, ninth round (config.json "grammar": "learner9"): the learner8 grammar plus the
 particles as learners hear them spoken, with the same English: an object without 을/를 (같이
-영화 볼래? -> Do you want to watch a movie together?), a subject without 이/가 before 있다 / 없다
-(시간 있어요?), the topic 은/는 on a time word (내일은 학교에 안 가요 -> I do not go to school
-tomorrow) and 에는 on a place before 있다 / 없다; 몇 시에 / 몇 층에 questions (몇 시에 가요? ->
-What time do you go?), 밖에 with a negative (한 시간밖에 없어요 -> I have only one hour), 하나도
-(하나도 안 어려워요 -> It is not difficult at all), 아무도 / 아무것도 (아무것도 안 먹었어요 -> I did
+영화 볼래? -> Do you want to see a movie together?), a subject without 이/가 before 있다 / 없다
+(시간 있어요?), the topic 은/는 on a time word (내일은 학교에 안 가요 -> I do not go to the
+school tomorrow) and 에는 on a place before 있다 / 없다; 몇 시에 / 몇 층에 questions (몇 시에 학교에 가요?
+-> What time do you go to the school?), 밖에 with a negative (한 시간밖에 없어요 -> I have only one hour), 하나도
+(이 문제는 하나도 안 어려워요 -> This problem is not difficult at all), 아무도 / 아무것도 (아무것도 안 먹었어요 -> I did
 not eat anything), the first day's set phrases (안녕하세요 -> Hello, 감사합니다 -> Thank you) and
 a few words the lexicon lacked (경제학, 군대, 살이 빠지다, 피아노를 치다 ...), over the learner8
 lexicon plus the learner9 additions file. The vocabulary keeps the learner8 grammar's ids and
