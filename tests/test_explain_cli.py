@@ -30,7 +30,8 @@ def run_json(capsys, *args) -> dict:
 
 
 def test_explain_json_has_the_issue_keys_and_matches_the_traced_pass(capsys):
-    data = run_json(capsys, "--model", "ko-en-toy", "--steps", "128", TEXT)
+    # 256 steps: the learner9 model's first output token missed 5 % by 0.6 % at 128 (5.64 %; 0.84 % at 256)
+    data = run_json(capsys, "--model", "ko-en-toy", "--steps", "256", TEXT)
     assert set(data) == KEYS
     traced = core.trace_text(core.load("ko-en-toy"), TEXT)
     assert data["src_tokens"] == traced.src_tokens
@@ -60,7 +61,7 @@ def test_explain_json_has_the_issue_keys_and_matches_the_traced_pass(capsys):
     assert max(abs(d) for d in deltas) > 0.5  # the baseline is far from the input: the check has teeth
     for row, check, delta in zip(data["integrated_gradients"], data["ig_completeness"], deltas, strict=True):
         assert check["delta"] == pytest.approx(delta, abs=1e-4)
-        assert sum(row) == pytest.approx(delta, rel=0.05, abs=1e-2)  # 128 midpoint steps: a few per cent
+        assert sum(row) == pytest.approx(delta, rel=0.05, abs=1e-2)  # 256 midpoint steps: a few per cent
 
 
 def test_explain_json_for_the_attention_rnn_has_its_one_alignment_and_no_rollout(capsys):
