@@ -191,9 +191,9 @@ def test_the_environment_picks_the_grammar_of_one_training_run():
     size, field, _, _, command, _ = json.loads(default.stdout)
     assert [size, field] == [len(ko_en_vocabulary(grammar=TRAINING_GRAMMAR)) + 4, {"grammar": TRAINING_GRAMMAR}]
     assert command == "python -m transformer_core train --task ko-en --out o"
-    wrong = _run(code, "learner9")
+    wrong = _run(code, "no-such-grammar")  # not a next round's name: learner9 became a grammar
     assert wrong.returncode != 0
-    assert "TRANSFORMER_EXPLORER_TRAINING_GRAMMAR='learner9' names no grammar" in wrong.stderr
+    assert "TRANSFORMER_EXPLORER_TRAINING_GRAMMAR='no-such-grammar' names no grammar" in wrong.stderr
 
 
 def test_the_model_card_of_a_learner2_model_counts_its_lexicon_and_says_where_it_continued_from():

@@ -86,7 +86,8 @@ def test_ko_en_pieces_and_punctuation(ko_en):
     assert tokens == ["고양이", "##가", "생선", "##을", "좋아", "##해", "##요", "<unk>", "?", "</s>"]
     tokens = ko_en.convert_ids_to_tokens(ko_en("고양이가 생선을 좋아하거든요")["input_ids"])
     assert tokens == ["고양이", "##가", "생선", "##을", "<unk>", "</s>"]
-    assert ko_en.convert_ids_to_tokens(ko_en("Hello 😀 world")["input_ids"]) == ["<unk>"] * 3 + ["</s>"]
+    # (Hello is a word since learner9's set phrases: 안녕하세요 -> Hello)
+    assert ko_en.convert_ids_to_tokens(ko_en("Howdy 😀 world")["input_ids"]) == ["<unk>"] * 3 + ["</s>"]
 
 
 def test_ko_en_shares_one_vocabulary(ko_en):
