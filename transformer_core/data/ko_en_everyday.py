@@ -1121,14 +1121,14 @@ class Learner3Grammar(Learner2Grammar):
                                     for stem in found)
         return cache[form]
 
-    def _final_predicate(self, verb: Verb, tense: str, question: bool, register: str, subject: NounPhrase
-                         ) -> tuple[Phrase, int]:
-        """The sentence's last verb as pieces and English (will eat / ate / eats / did ... eat), and how many of its
-        English words go before the subject in a question."""
+    def _final_predicate(self, verb: Verb, tense: str, question: bool, register: str, subject: NounPhrase,
+                         negated: bool = False) -> tuple[Phrase, int]:
+        """The sentence's last verb as pieces and English (will eat / ate / eats / did ... eat; `negated`: 안 먹었어요
+        -> did not eat), and how many of its English words go before the subject in a question."""
         from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
 
-        words, lexical, tense_index = verb_pieces(verb, tense, False, question, register)
-        items, before = english_verb_items(verb, tense, False, question, subject.person, subject.plural)
+        words, lexical, tense_index = verb_pieces(verb, tense, negated, question, register)
+        items, before = english_verb_items(verb, tense, negated, question, subject.person, subject.plural)
         return predicate_phrase(words, lexical, tense_index, items), before
 
     def _elder(self, role: str) -> NounPhrase:
@@ -3675,7 +3675,7 @@ class Learner9Grammar(Learner8Grammar):
         """PLACE에 아무도 없어요 -> There is nobody at the PLACE (집에 아무도 없어요 -> There is nobody at home), or S는
         아무것도 안 V -> S does not V anything (아무것도 안 먹었어요 -> I did not eat anything). nobody -> 아무도;
         there and is -> 없어요; anything -> 아무것도."""
-        from transformer_core.data.ko_en import english_verb_items, place_phrase, predicate_phrase, verb_pieces
+        from transformer_core.data.ko_en import place_phrase
 
         tense = self.rng.choice(["present", "present", "past"])
         if self.rng.random() < 0.45:
@@ -3699,9 +3699,7 @@ class Learner9Grammar(Learner8Grammar):
         anything = Phrase()
         index = anything.add_ko((NOTHING,))
         anything.add_en("anything", index)
-        words, lexical, tense_index = verb_pieces(verb, tense, True, False, register)
-        items, _ = english_verb_items(verb, tense, True, False, subject.person, subject.plural)
-        predicate = predicate_phrase(words, lexical, tense_index, items)
+        predicate, _ = self._final_predicate(verb, tense, False, register, subject, negated=True)
         order = [(subject.phrase, slice(None)), (predicate, slice(None)), (anything, slice(None))]
         return self._assemble([subject.phrase, anything, predicate], order, self._time(tense), False)
 
