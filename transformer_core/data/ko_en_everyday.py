@@ -3872,11 +3872,10 @@ class Learner9Grammar(Learner8Grammar):
 def _with_english_before_mark(pair: SentencePair, word: str, link: tuple[int, ...]) -> SentencePair:
     """`pair` with the English `word` put before its final mark, aligned to the pieces `link` (and their words):
     the 'on' of 'What floor is the library on?' that Korean says in 층에."""
-    pieces_link = link
     word_of = [i for i, word_pieces in enumerate(_words_of(pair.source)) for _ in word_pieces]
-    word_link = tuple(sorted({word_of[i] for i in pieces_link}))
+    word_link = tuple(sorted({word_of[i] for i in link}))
     target = (*pair.target[:-1], word, pair.target[-1])
-    alignment = (*pair.alignment[:-1], pieces_link, pair.alignment[-1])
+    alignment = (*pair.alignment[:-1], link, pair.alignment[-1])
     word_alignment = (*pair.word_alignment[:-1], word_link, pair.word_alignment[-1])
     return SentencePair(pair.source, target, alignment, pair.source_words, word_alignment)
 
