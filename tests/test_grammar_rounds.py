@@ -55,7 +55,8 @@ ROUND_NOTES = {"learner3": "-(으)ㄹ 수 있다/없다 (can, cannot)", "learner
                "learner5": "N하고 / N(이)랑 (지수하고 -> with Jisu)", "learner6": "배가 고파요 -> I am hungry",
                "learner7": "아이가 둘 있어요 -> I have two children",
                "learner8": "삼 년 동안 -> for 3 years",
-               "learner9": "한 시간밖에 없어요 -> I have only one hour"}
+               "learner9": "한 시간밖에 없어요 -> I have only one hour",
+               "learner10": "의사가 되고 싶어요 -> I want to become a doctor"}
 
 
 @pytest.mark.parametrize(("before", "after"), ROUNDS)

@@ -103,7 +103,7 @@ def test_the_lexicon_is_read_by_one_loader_and_written_in_no_python_module():
         "lexicon_core.json", "lexicon_everyday.json", "lexicon_full.json", "lexicon_learner.json",
         "lexicon_learner2.json", "lexicon_learner3.json", "lexicon_learner4.json",
         "lexicon_learner5.json", "lexicon_learner6.json", "lexicon_learner7.json",
-        "lexicon_learner8.json", "lexicon_learner9.json"]
+        "lexicon_learner8.json", "lexicon_learner9.json", "lexicon_learner10.json"]
 
 
 @pytest.mark.parametrize(("additions", "before"), [("learner", ("everyday",)), ("learner2", ("everyday", "learner"))])

@@ -788,7 +788,7 @@ def join_noun_phrases(first: NounPhrase, second: NounPhrase) -> NounPhrase:
 # The grammars on the everyday constructions (ko_en_everyday.py), in order: each grows the one before it (its
 # lexicon additions, its vocabulary at the end). The one list of them; the others derive from it.
 EXTENDED_GRAMMARS = ("everyday", "learner", "learner2", "learner3", "learner4", "learner5", "learner6", "learner7",
-                     "learner8", "learner9")
+                     "learner8", "learner9", "learner10")
 GRAMMAR_NAMES = ("core", "full", *EXTENDED_GRAMMARS)
 
 

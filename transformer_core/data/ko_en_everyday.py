@@ -49,9 +49,11 @@ from transformer_core.data.ko_en_forms import (
     ALTERNATIVE_KINDS,
     AMONG,
     AMONG_KINDS,
+    ANY,
     AT_ALL,
     BACKGROUND_STATES,
     BECAUSE,
+    BECOME_NOUN,
     BENEFACTIVE_VERBS,
     BUT,
     CHANGING_WEATHER,
@@ -59,6 +61,7 @@ from transformer_core.data.ko_en_forms import (
     COMPANION_PARTICLES,
     COUNTERS,
     DAY,
+    DEICTIC_PLACES,
     DIGIT_SHARE,
     DONT_ENDINGS,
     DURATION_MINUTES,
@@ -95,6 +98,8 @@ from transformer_core.data.ko_en_forms import (
     LEARNER7_GRAMMAR,
     LEARNER8_GRAMMAR,
     LEARNER9_GRAMMAR,
+    LEARNER10_GRAMMAR,
+    LEARNER10_POSITIONS,
     LEARNER_GRAMMAR,
     LIKING_VERBS,
     LONG_ACTIVITIES,
@@ -167,6 +172,7 @@ from transformer_core.data.ko_en_forms import (
     companion_word,
     comparable,
     date_english,
+    deictic_word,
     digit_word,
     do_word,
     duration_english,
@@ -3869,6 +3875,160 @@ class Learner9Grammar(Learner8Grammar):
         return self._assemble([phrase], [(phrase, slice(None))], None, False)
 
 
+class Learner10Grammar(Learner9Grammar):
+    """Grammar "learner9" plus a place named by pointing (여기 / 거기 / 저기: here, there, over there) wherever a
+    place was drawn, 밖 and 근처 beside 위 / 안 / 옆 (집 밖에 -> outside the house, 학교 근처에 -> near the school),
+    N이 되다 (become), 아무 N도 with a negative (not any N) and N이 있으면 / 없으면 (if S has / does not have N).
+    Its own KINDS (learner9's, then the new ones), so learner9's stream stays as it was."""
+
+    GRAMMAR: ClassVar[str] = LEARNER10_GRAMMAR
+    KINDS: ClassVar[dict[str, int]] = {**Learner9Grammar.KINDS, "become": 4, "any_none": 4, "if_have": 4}
+    DEICTIC_SHARE: ClassVar[float] = 0.2  # places (of an action, a motion's goal, an existence) said by pointing
+    POSITION_SHARE: ClassVar[float] = 0.2  # existences placed 밖에 / 근처에 instead of learner1's positions
+
+    def _deictic(self, role: str) -> Phrase:
+        """여기서 / 거기에 / 저기 -> here / there / over there (no preposition; every English word -> the Korean)."""
+        ko, en = self.rng.choice(DEICTIC_PLACES)
+        phrase = Phrase()
+        index = phrase.add_ko(deictic_word(ko, role))
+        for word in en:
+            phrase.add_en(word, index)
+        return phrase
+
+    def _place_for(self, verb: Verb) -> Phrase | None:
+        place = super()._place_for(verb)
+        if place is None or self.rng.random() >= self.DEICTIC_SHARE:
+            return place
+        if verb.kind == "motion":  # 여기 와요 / 거기에 가요: come here, go there
+            return self._deictic(self.rng.choice(["goal", "bare"]))
+        return self._deictic("location")
+
+    def _location(self) -> tuple[Phrase, Noun]:
+        """As learner1's (N 위에 -> on the N), or 여기에 / 저기 (here / over there), or N 밖에 / 근처에 (outside the N,
+        near the N)."""
+        phrase, holder = super()._location()
+        draw = self.rng.random()
+        if draw < self.DEICTIC_SHARE:
+            return self._deictic(self.rng.choice(["goal", "bare"])), holder
+        if draw < self.DEICTIC_SHARE + self.POSITION_SHARE:
+            ko_position, en_position = self.rng.choice(LEARNER10_POSITIONS)
+            phrase = Phrase()
+            noun_index = phrase.add_ko(holder.ko)
+            position_index = phrase.add_ko(attach(ko_position, "goal"))
+            phrase.add_en(en_position, position_index)
+            phrase.add_en("the")
+            phrase.add_en(holder.en, noun_index)
+        return phrase, holder
+
+    # -- N이 되다: become --
+
+    def _become(self, register: str) -> SentencePair:
+        """S는 N이/가 됐어요 -> S became a N; 될 거예요 -> will become a N; 되고 싶어요 -> S want(s) to become a N
+        (의사가 되고 싶어요 -> I want to become a doctor). became / will become -> 되다's words; want -> 싶어요;
+        to and become -> 되고; a N -> N이."""
+        form = self.rng.choice(["past", "future", "want", "want"])
+        subject = self._subject("topic", drop=0.35)
+        noun = self.rng.choice([n for n in self.lexicon.common_nouns if n.ko in JOBS])
+        complement = Phrase()
+        noun_index = complement.add_ko(attach(noun.ko, "subject"))
+        if subject.plural:
+            complement.add_en(noun.plural, noun_index)
+        else:
+            complement.add_en(english.indefinite_article(noun.en))
+            complement.add_en(noun.en, noun_index)
+        predicate = Phrase()
+        if form == "want":
+            lexical = predicate.add_ko(go_word(BECOME_NOUN[0]))
+            tense = self.rng.choice(["present", "present", "past"])
+            for word in auxiliary_words("싶", "싶었", tense, False, register, action=False):
+                last = predicate.add_ko(word)
+            predicate.add_en(verb_form("want", tense, subject.person, subject.plural), last)
+            predicate.add_en("to", lexical)
+            predicate.add_en("become", lexical)
+        else:
+            words = auxiliary_words(*BECOME_NOUN, form, False, register, action=True)
+            indices = [predicate.add_ko(word) for word in words]
+            if form == "future":
+                predicate.add_en("will", indices[-1])
+                predicate.add_en("become", indices[0])
+            else:
+                predicate.add_en("became", *indices)
+        order = [(subject.phrase, slice(None)), (predicate, slice(None)), (complement, slice(None))]
+        return self._assemble([subject.phrase, complement, predicate], order, None, False)
+
+    # -- 아무 N도: (not) any N --
+
+    def _any_none(self, register: str) -> SentencePair:
+        """S는 아무 N도 안 V -> S does not V any Ns (아무 책도 안 읽었어요 -> I did not read any books), or S는 아무 N도
+        없어요 -> S does not have any Ns. any -> 아무; N -> N도; not and V -> the negated verb (have -> 없어요)."""
+        tense = self.rng.choice(["present", "past", "past"])
+        subject = self._subject("topic", drop=0.4)
+        if self.rng.random() < 0.6:
+            verb = self.rng.choice([v for v in self.lexicon.transitive if "person" in v.subjects
+                                    and [n for n in self._nouns_with(v.objects) if not n.proper]])
+            noun = self.rng.choice([n for n in self._nouns_with(verb.objects) if not n.proper])
+            predicate, _ = self._final_predicate(verb, tense, False, register, subject, negated=True)
+        else:
+            noun = self.rng.choice([n for n in self._nouns_with(frozenset({"object", "food", "book", "clothes"}))
+                                    if not n.proper])
+            predicate = Phrase()
+            for word in auxiliary_words("없", "없었", tense, False, register, action=False):
+                last = predicate.add_ko(word)
+            predicate.add_en(english.do_form(subject.person, subject.plural, tense == "past"), last)
+            predicate.add_en("not", last)
+            predicate.add_en("have", last)
+        anything = Phrase()
+        any_index = anything.add_ko((ANY,))
+        noun_index = anything.add_ko((noun.ko, "도"))
+        anything.add_en("any", any_index)
+        anything.add_en(noun.en if noun.mass or noun.plural_only else noun.plural, noun_index)
+        order = [(subject.phrase, slice(None)), (predicate, slice(None)), (anything, slice(None))]
+        return self._assemble([subject.phrase, anything, predicate], order, self._time(tense) if tense == "past"
+                              else None, False)
+
+    # -- N이 있으면 / 없으면: if S has N --
+
+    def _if_have(self, register: str) -> SentencePair:
+        """[S는] N이 있으면 / 없으면, [OBJ] V-(으)ㄹ 거예요 -> If S has N / does not have N, S will V [OBJ] (시간이
+        있으면 영화를 볼 거예요 -> If I have time, I will watch a movie). if and have -> 있으면; do and not -> 없으면;
+        N -> N이. The subject is a pronoun (or dropped: I), said again unaligned."""
+        if self.rng.random() < 0.4:
+            subject = self._dropped_subject_statement()
+        else:
+            subject = pronoun_phrase(self.rng.choice(self.lexicon.pronouns), "topic")
+        self._last_subject = subject
+        negated = self.rng.random() < 0.35
+        tags = frozenset({"object", "book", "clothes", "animal"})
+        abstract = [n for n in self.lexicon.common_nouns if "abstract" in n.tags and not n.proper]
+        noun = self.rng.choice(abstract if abstract and self.rng.random() < 0.4 else
+                               [n for n in self._nouns_with(tags) if not n.proper and not n.plural_only])
+        had = Phrase()
+        noun_index = had.add_ko(attach(noun.ko, "subject"))
+        if not noun.mass and "abstract" not in noun.tags:
+            had.add_en(english.indefinite_article(noun.en))
+        had.add_en(noun.en, noun_index)
+        clause = Phrase()
+        index = clause.add_ko(myeon_word("없" if negated else "있"))
+        clause.add_en("if", index)
+        if negated:
+            clause.add_en(english.do_form(subject.person, subject.plural, False), index)
+            clause.add_en("not", index)
+            clause.add_en("have", index)
+        else:
+            clause.add_en("has" if english.takes_third_person_s(subject.person, subject.plural) else "have", index)
+        second = self._clause_verb(("transitive", "intransitive", "motion"))
+        obj2, place2 = self._object(second), self._place_for(second)
+        again = Phrase()
+        again.add_en(",")
+        again.add_en(subject.phrase.en[0] if subject.phrase.en[0] in PRONOUNS else "I")
+        predicate, _ = self._final_predicate(second, "future", False, register, subject)
+        order = [(clause, slice(0, 1)), (subject.phrase, slice(None)), (clause, slice(1, None)), (had, slice(None)),
+                 (again, slice(None)), (predicate, slice(None))]
+        order += [(p, slice(None)) for p in (obj2.phrase if obj2 else None, place2) if p is not None]
+        korean = [subject.phrase, had, clause, again, place2, obj2.phrase if obj2 else None, predicate]
+        return self._assemble(korean, order, None, False)
+
+
 def _with_english_before_mark(pair: SentencePair, word: str, link: tuple[int, ...]) -> SentencePair:
     """`pair` with the English `word` put before its final mark, aligned to the pieces `link` (and their words):
     the 'on' of 'What floor is the library on?' that Korean says in 층에."""
@@ -4007,6 +4167,8 @@ def ko_en_grammar(seed: int = 0, name: str = "full") -> KoEnGrammar:
         return Learner8Grammar(seed)
     if name == LEARNER9_GRAMMAR:
         return Learner9Grammar(seed)
+    if name == LEARNER10_GRAMMAR:
+        return Learner10Grammar(seed)
     if name not in GRAMMAR_NAMES:
         raise ValueError(f"unknown grammar {name!r}; expected one of {', '.join(GRAMMAR_NAMES)}")
     return KoEnGrammar(seed, core=name == "core")

@@ -27,6 +27,7 @@ LEARNER7_GRAMMAR = "learner7"  # learner6 + the level-1 word list's missing word
 LEARNER8_GRAMMAR = "learner8"  # learner7 + noun compounds, durations and dates, -대요, a learner's everyday verbs
 LEARNER9_GRAMMAR = "learner9"  # learner8 + spoken particles (dropped 을/를, topic 은/는 on time words), 몇 시에 /
 #                                몇 층에, 밖에 / 하나도 / 아무도 / 아무것도, greetings
+LEARNER10_GRAMMAR = "learner10"  # learner9 + 여기 / 거기 / 저기, 밖 / 근처, N이 되다, 아무 N도, 있으면 / 없으면
 # The additions files each grammar reads on top of the full lexicon, in order (lexicon.py reads them): its own and
 # those of every grammar before it.
 ADDITIONS = {grammar: EXTENDED_GRAMMARS[:i + 1] for i, grammar in enumerate(EXTENDED_GRAMMARS)}
@@ -34,24 +35,27 @@ ADDITIONS = {grammar: EXTENDED_GRAMMARS[:i + 1] for i, grammar in enumerate(EXTE
 # the everyday grammar left those stems out, and its stream stays as it was.
 IRREGULAR_EU_GRAMMARS = frozenset({LEARNER_GRAMMAR, LEARNER2_GRAMMAR, LEARNER3_GRAMMAR, LEARNER4_GRAMMAR,
                                    LEARNER5_GRAMMAR, LEARNER6_GRAMMAR, LEARNER7_GRAMMAR, LEARNER8_GRAMMAR,
-                                   LEARNER9_GRAMMAR})
+                                   LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
 # Grammars with the syllabus constructions (syllabus_korean_words / syllabus_english_words; Learner3Grammar).
 SYLLABUS_GRAMMARS = frozenset({LEARNER3_GRAMMAR, LEARNER4_GRAMMAR, LEARNER5_GRAMMAR, LEARNER6_GRAMMAR,
-                               LEARNER7_GRAMMAR, LEARNER8_GRAMMAR, LEARNER9_GRAMMAR})
+                               LEARNER7_GRAMMAR, LEARNER8_GRAMMAR, LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
 # Grammars with the second syllabus round too (learner4_korean_words / learner4_english_words; Learner4Grammar).
 SYLLABUS2_GRAMMARS = frozenset({LEARNER4_GRAMMAR, LEARNER5_GRAMMAR, LEARNER6_GRAMMAR, LEARNER7_GRAMMAR,
-                                LEARNER8_GRAMMAR, LEARNER9_GRAMMAR})
+                                LEARNER8_GRAMMAR, LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
 # Grammars with the third syllabus round too (learner5_korean_words / learner5_english_words; Learner5Grammar).
 SYLLABUS3_GRAMMARS = frozenset({LEARNER5_GRAMMAR, LEARNER6_GRAMMAR, LEARNER7_GRAMMAR, LEARNER8_GRAMMAR,
-                                LEARNER9_GRAMMAR})
+                                LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
 # Grammars with the fourth syllabus round too (learner6_korean_words / learner6_english_words; Learner6Grammar).
-SYLLABUS4_GRAMMARS = frozenset({LEARNER6_GRAMMAR, LEARNER7_GRAMMAR, LEARNER8_GRAMMAR, LEARNER9_GRAMMAR})
+SYLLABUS4_GRAMMARS = frozenset({LEARNER6_GRAMMAR, LEARNER7_GRAMMAR, LEARNER8_GRAMMAR, LEARNER9_GRAMMAR,
+                                LEARNER10_GRAMMAR})
 # Grammars with the fifth syllabus round too (learner7_korean_words / learner7_english_words; Learner7Grammar).
-SYLLABUS5_GRAMMARS = frozenset({LEARNER7_GRAMMAR, LEARNER8_GRAMMAR, LEARNER9_GRAMMAR})
+SYLLABUS5_GRAMMARS = frozenset({LEARNER7_GRAMMAR, LEARNER8_GRAMMAR, LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
 # Grammars with the sixth syllabus round too (learner8_korean_words / learner8_english_words; Learner8Grammar).
-SYLLABUS6_GRAMMARS = frozenset({LEARNER8_GRAMMAR, LEARNER9_GRAMMAR})
+SYLLABUS6_GRAMMARS = frozenset({LEARNER8_GRAMMAR, LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
 # Grammars with the seventh syllabus round too (learner9_korean_words / learner9_english_words; Learner9Grammar).
-SYLLABUS7_GRAMMARS = frozenset({LEARNER9_GRAMMAR})
+SYLLABUS7_GRAMMARS = frozenset({LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
+# Grammars with the eighth syllabus round too (learner10_korean_words / learner10_english_words; Learner10Grammar).
+SYLLABUS8_GRAMMARS = frozenset({LEARNER10_GRAMMAR})
 
 # --- the lexicon: the full one plus the additions -----------------------------------------------------------------
 
@@ -320,6 +324,8 @@ def everyday_korean_words(grammar: str = GRAMMAR_NAME) -> set[Word]:
         words |= learner8_korean_words(lexicon)
     if grammar in SYLLABUS7_GRAMMARS:
         words |= learner9_korean_words(lexicon)
+    if grammar in SYLLABUS8_GRAMMARS:
+        words |= learner10_korean_words(lexicon)
     return words
 
 
@@ -346,6 +352,8 @@ def everyday_english_words(grammar: str = GRAMMAR_NAME) -> set[str]:
         words |= learner8_english_words(lexicon)
     if grammar in SYLLABUS7_GRAMMARS:
         words |= learner9_english_words(lexicon)
+    if grammar in SYLLABUS8_GRAMMARS:
+        words |= learner10_english_words(lexicon)
     return words
 
 
@@ -1415,4 +1423,50 @@ def learner9_english_words(lexicon: Lexicon) -> set[str]:
     words.update({"key", "keys", "ticket", "tickets", "When", "when", "Where", "where", "What", "instead", "of",
                   "among", "the", "most", "Let's"})
     words.update(en for _, en, _ in AMONG_KINDS)
+    return words
+
+
+# --- the eighth syllabus round of grammar learner10 (Learner10Grammar): here / there, outside / near, become ------
+
+# 여기 / 거기 / 저기: a place named by pointing, with the English that takes no preposition (여기서 공부해요 -> I study
+# here; 여기 와요 -> come here; 저기에 가방이 있어요 -> There is a bag over there).
+DEICTIC_PLACES = (("여기", ("here",)), ("거기", ("there",)), ("저기", ("over", "there")))
+# Positions beside POSITIONS (위 on, 안 in ...): 집 밖에 -> outside the house; 학교 근처에 -> near the school.
+LEARNER10_POSITIONS = (("밖", "outside"), ("근처", "near"))
+BECOME_NOUN = ("되", "됐")  # N이 되다 (become a N): stem and past stem (돼요, 됐어요, 될 거예요, 되고 싶어요)
+ANY = "아무"  # 아무 N도 + a negative: (not) any N
+LEARNER10_ENGLISH = ("here", "there", "over", "outside", "near", "become", "becomes", "became", "any", "if", "If",
+                     ",", "will", "want", "wants", "wanted", "to", "a", "an", "do", "does", "did", "not", "have",
+                     "has", "had")
+
+
+def deictic_word(ko: str, role: str) -> Word:
+    """여기 as a place: "location" -> 여기서 (the spoken 에서), "goal" -> 여기에, "bare" -> 여기 (여기 와요)."""
+    return {"location": (ko, "서"), "goal": (ko, "에"), "bare": (ko,)}[role]
+
+
+def learner10_korean_words(lexicon: Lexicon) -> set[Word]:
+    """Every Korean word (as pieces) the eighth syllabus round writes: 여기 / 거기 / 저기 with 서, 에 or nothing,
+    밖에 / 근처에, 되다's forms, 아무 and N도 for every noun, 있으면 / 없으면."""
+    from itertools import product
+
+    words: set[Word] = {(ANY,), go_word(BECOME_NOUN[0]), myeon_word("있"), myeon_word("없")}
+    for (ko, _), role in product(DEICTIC_PLACES, ("location", "goal", "bare")):
+        words.add(deictic_word(ko, role))
+    words.update(attach(position, "goal") for position, _ in LEARNER10_POSITIONS)
+    for tense, question, register in product(("past", "present", "future"), (False, True), REGISTERS):
+        words.update(auxiliary_words(*BECOME_NOUN, tense, question, register, action=True))
+    for noun in lexicon.common_nouns:
+        words.add((noun.ko, "도"))
+    for job in JOBS:
+        words.update({attach(job, "subject"), attach(job, "topic")})
+    return words
+
+
+def learner10_english_words(lexicon: Lexicon) -> set[str]:
+    """English words the eighth syllabus round adds: here, there, over there, outside, near, become, any, the
+    plurals of nouns after any."""
+    words = set(LEARNER10_ENGLISH)
+    words.update(w for noun in lexicon.common_nouns if not noun.mass and not noun.plural_only
+                 for w in noun.plural.split())
     return words

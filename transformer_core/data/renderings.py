@@ -26,7 +26,7 @@ from transformer_core.data.recogniser import INCLUDES, piece_classes, training_s
 
 DATA_DIR = Path(__file__).resolve().parent
 # The grammars models are trained on from learner5 on; older ones have no table and no check.
-GRAMMARS = ("learner5", "learner6", "learner7", "learner8", "learner9")
+GRAMMARS = ("learner5", "learner6", "learner7", "learner8", "learner9", "learner10")
 BUILD_SENTENCES = 200_000
 # A piece is checked only when the grammar writes it with a content word nearly always: 더 (more) is a noun piece
 # too (더 재미없다 -> "more boring"), but most of its English is the function word "more" or an ending (-er).

@@ -73,7 +73,8 @@ def build_ko_en_tokenizer(core: bool = False, grammar: str = TRAINING_GRAMMAR):
     syllabus round's new pieces), "learner5" (learner4's ids, then the third syllabus round's and the fifth lexicon
     round's new pieces), "learner6" (learner5's ids, then the fourth syllabus round's new pieces), "learner7"
     (learner6's ids, then the fifth syllabus round's new pieces), "learner8" (learner7's ids, then the sixth
-    syllabus round's new pieces), "learner9" (learner8's ids, then the seventh round's new pieces),
+    syllabus round's new pieces), "learner9" (learner8's ids, then the seventh round's new pieces), "learner10"
+    (learner9's ids, then the eighth round's new pieces),
     "everyday" (the full grammar's ids, then the learner constructions' pieces) or "full" (the vocabulary of
     models trained before the everyday grammar).
     """

@@ -152,7 +152,7 @@ def ko_en_vocabulary(core: bool = False, grammar: str = "full") -> tuple[str, ..
     "learner": the everyday grammar's list in its order, then the learner grammar's new tokens sorted;
     "learner2": the learner grammar's list in its order, then the second round's new tokens sorted (so
     `train --init-from` continues from a learner model's weights); "learner3": the learner2 list in its order, then
-    the syllabus constructions' and third round's new tokens sorted; "learner4" ... "learner9" likewise
+    the syllabus constructions' and third round's new tokens sorted; "learner4" ... "learner10" likewise
     on the one before (GROWN_FROM).
     """
     if grammar not in GRAMMARS:

@@ -71,7 +71,8 @@ def ko_en_grammar(seed: int, core: bool = False, whole: str = "full") -> KoEnGra
     those learner5 lacked: 비가 오다, 배가 고프다, -아/어서 of sequence, numbers past ten, -거나 ...; "learner7": and
     the level-1 word list's words learner6 lacked: 아이가 둘, 차를 운전하다 / 마시다, 모르다, 많다, -(으)ㄹ 줄 알다;
     "learner8": and noun compounds, durations with 동안, dates, -대요 and a learner's everyday verbs; "learner9": and
-    spoken particles (dropped 을/를, 내일은), 몇 시에, 밖에, 하나도, 아무도 / 아무것도 and greetings)."""
+    spoken particles (dropped 을/를, 내일은), 몇 시에, 밖에, 하나도, 아무도 / 아무것도 and greetings; "learner10": and
+    여기 / 거기 / 저기, 밖 / 근처, N이 되다, 아무 N도 and N이 있으면 / 없으면)."""
     return grammar_named(seed, "core" if core and has_core_grammar() else whole)
 
 

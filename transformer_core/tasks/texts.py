@@ -210,10 +210,21 @@ lexicon plus the learner9 additions file. The vocabulary keeps the learner8 gram
 appends the new pieces ({added} tokens), so this model continued from the learner8 model's
 weights."""
 
+LEARNER10_NOTES = """\
+Learner grammar, tenth round (config.json "grammar": "learner10"): the learner9 grammar plus a
+place named by pointing wherever a place was drawn (여기서 공부하고 싶어요 -> I want to study
+here; 저기에 가방이 있어요 -> There is a bag over there; 거기 가요 -> I go there), 밖 and 근처
+beside 위 / 안 / 옆 (집 밖에 고양이가 있어요 -> There is a cat outside the house; 학교 근처에 ->
+near the school), N이 되다 (의사가 되고 싶어요 -> I want to become a doctor), 아무 N도 with a
+negative (아무 책도 안 읽었어요 -> I did not read any books) and N이 있으면 / 없으면 (시간이 있으면
+영화를 볼 거예요 -> If I have time, I will watch a movie), over the learner9 lexicon. The
+vocabulary keeps the learner9 grammar's ids and appends the new pieces ({added} tokens), so this
+model continued from the learner9 model's weights."""
+
 # Each round of the everyday grammar chain (ko_en.EXTENDED_GRAMMARS) -> its card notes; a model's card carries the
 # notes of every round up to its own grammar (training/model_card.data_notes).
 ROUND_CARD_NOTES = {
     "everyday": EVERYDAY_NOTES, "learner": LEARNER_NOTES, "learner2": LEARNER2_NOTES, "learner3": LEARNER3_NOTES,
     "learner4": LEARNER4_NOTES, "learner5": LEARNER5_NOTES, "learner6": LEARNER6_NOTES, "learner7": LEARNER7_NOTES,
-    "learner8": LEARNER8_NOTES, "learner9": LEARNER9_NOTES,
+    "learner8": LEARNER8_NOTES, "learner9": LEARNER9_NOTES, "learner10": LEARNER10_NOTES,
 }
