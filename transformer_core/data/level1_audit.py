@@ -2,7 +2,7 @@
 lacks, part of speech by part of speech.
 
     python -m transformer_core.data.level1_audit learner6   # the words learner6 lacks, one part of speech a line
-    python -m transformer_core.data.level1_audit            # the newest grammar (learner9)
+    python -m transformer_core.data.level1_audit            # the newest grammar (learner10)
 
 A noun is known when a noun, place or name of the lexicon is written so; a verb or adjective (dictionary form, ...다)
 when an entry of that part of speech has its stem; an adverb or time word when the lexicon's adverbs or time words
