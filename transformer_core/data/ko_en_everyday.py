@@ -3882,7 +3882,8 @@ class Learner10Grammar(Learner9Grammar):
     Its own KINDS (learner9's, then the new ones), so learner9's stream stays as it was."""
 
     GRAMMAR: ClassVar[str] = LEARNER10_GRAMMAR
-    KINDS: ClassVar[dict[str, int]] = {**Learner9Grammar.KINDS, "become": 4, "any_none": 4, "if_have": 4}
+    KINDS: ClassVar[dict[str, int]] = {**Learner9Grammar.KINDS, "become": 4, "any_none": 4, "if_have": 4,
+                                       "request_here": 2}
     DEICTIC_SHARE: ClassVar[float] = 0.2  # places (of an action, a motion's goal, an existence) said by pointing
     POSITION_SHARE: ClassVar[float] = 0.2  # existences placed 밖에 / 근처에 instead of learner1's positions
 
@@ -3909,10 +3910,20 @@ class Learner10Grammar(Learner9Grammar):
         phrase, holder = super()._location()
         draw = self.rng.random()
         if draw < self.DEICTIC_SHARE:
+            if self.rng.random() < 0.25:  # 이 근처에 -> near here
+                phrase = Phrase()
+                this = phrase.add_ko(("이",))
+                near = phrase.add_ko(attach("근처", "goal"))
+                phrase.add_en("near", near)
+                phrase.add_en("here", this)
+                return phrase, holder
             return self._deictic(self.rng.choice(["goal", "bare"])), holder
         if draw < self.DEICTIC_SHARE + self.POSITION_SHARE:
             ko_position, en_position = self.rng.choice(LEARNER10_POSITIONS)
             phrase = Phrase()
+            if ko_position == "밖" and self.rng.random() < 0.3:  # 밖에 눈이 있어요 -> There is snow outside
+                phrase.add_en(en_position, phrase.add_ko(attach(ko_position, "goal")))
+                return phrase, holder
             noun_index = phrase.add_ko(holder.ko)
             position_index = phrase.add_ko(attach(ko_position, "goal"))
             phrase.add_en(en_position, position_index)
@@ -3963,11 +3974,24 @@ class Learner10Grammar(Learner9Grammar):
         없어요 -> S does not have any Ns. any -> 아무; N -> N도; not and V -> the negated verb (have -> 없어요)."""
         tense = self.rng.choice(["present", "past", "past"])
         subject = self._subject("topic", drop=0.4)
-        if self.rng.random() < 0.6:
+        draw = self.rng.random()
+        if draw < 0.6:
             verb = self.rng.choice([v for v in self.lexicon.transitive if "person" in v.subjects
                                     and [n for n in self._nouns_with(v.objects) if not n.proper]])
             noun = self.rng.choice([n for n in self._nouns_with(verb.objects) if not n.proper])
-            predicate, _ = self._final_predicate(verb, tense, False, register, subject, negated=True)
+            if draw < 0.15:  # 아무 N도 V-지 마세요 -> Please do not V any Ns (said to the one addressed)
+                subject = NounPhrase(Phrase(), 2, False)
+                predicate = Phrase()
+                lexical = predicate.add_ko(ji_word(verb.stem))
+                ending = predicate.add_ko(DONT_ENDINGS[register])
+                if register in ("polite", "formal"):
+                    predicate.add_en("please", ending)
+                predicate.add_en("do", ending)
+                predicate.add_en("not", ending)
+                predicate.add_en(verb.en_base, lexical)
+                tense = "present"
+            else:
+                predicate, _ = self._final_predicate(verb, tense, False, register, subject, negated=True)
         else:
             noun = self.rng.choice([n for n in self._nouns_with(frozenset({"object", "food", "book", "clothes"}))
                                     if not n.proper])
@@ -3985,6 +4009,24 @@ class Learner10Grammar(Learner9Grammar):
         order = [(subject.phrase, slice(None)), (predicate, slice(None)), (anything, slice(None))]
         return self._assemble([subject.phrase, anything, predicate], order, self._time(tense) if tense == "past"
                               else None, False)
+
+    # -- 여기에 V-아/어 주세요: a request with its place --
+
+    def _request_here(self, register: str) -> SentencePair:
+        """여기에 / 거기서 [OBJ] [좀] V-아/어 주세요 -> Please V [OBJ] here / there (여기에 이름을 써 주세요 ->
+        Please write the name here). please -> 주세요 (and 좀 when written); V -> V-아/어; here -> 여기에."""
+        ending = {"formal": REQUEST_ENDINGS[1], "banmal": REQUEST_ENDINGS[2]}.get(register, REQUEST_ENDINGS[0])
+        verb = self._verb(("transitive", "intransitive"))
+        obj = self._object(verb)
+        place = self._deictic(self.rng.choice(["goal", "location"]))
+        predicate = Phrase()
+        softener = predicate.add_ko("좀") if self.rng.random() < 0.3 else -1
+        lexical = predicate.add_ko(piece_word(infinitive(verb.past_stem), "", verb.stem))
+        give = predicate.add_ko(ending)
+        predicate.add_en("please", give, *([softener] if softener >= 0 else []))
+        predicate.add_en(verb.en_base, lexical)
+        order = [(predicate, slice(None))] + ([(obj.phrase, slice(None))] if obj else []) + [(place, slice(None))]
+        return self._assemble([place, obj.phrase if obj else None, predicate], order, None, False)
 
     # -- N이 있으면 / 없으면: if S has N --
 
