@@ -101,9 +101,9 @@ def test_the_lexicon_is_read_by_one_loader_and_written_in_no_python_module():
     assert not (core / "data" / "everyday_lexicon.py").exists()
     assert sorted(p.name for p in (core / "data").glob("lexicon_*.json")) == [
         "lexicon_core.json", "lexicon_everyday.json", "lexicon_full.json", "lexicon_learner.json",
-        "lexicon_learner2.json", "lexicon_learner3.json", "lexicon_learner4.json",
+        "lexicon_learner10.json", "lexicon_learner2.json", "lexicon_learner3.json", "lexicon_learner4.json",
         "lexicon_learner5.json", "lexicon_learner6.json", "lexicon_learner7.json",
-        "lexicon_learner8.json", "lexicon_learner9.json", "lexicon_learner10.json"]
+        "lexicon_learner8.json", "lexicon_learner9.json"]
 
 
 @pytest.mark.parametrize(("additions", "before"), [("learner", ("everyday",)), ("learner2", ("everyday", "learner"))])
