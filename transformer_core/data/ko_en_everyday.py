@@ -1584,14 +1584,7 @@ class Learner3Grammar(Learner2Grammar):
         self._addressee(2)
         verb = self._verb(("transitive", "intransitive", "motion"))
         obj, place = self._object(verb), self._place_for(verb)
-        predicate = Phrase()
-        lexical = predicate.add_ko(ji_word(verb.stem))
-        ending = predicate.add_ko(DONT_ENDINGS[register])
-        if register in ("polite", "formal"):
-            predicate.add_en("please", ending)
-        predicate.add_en("do", ending)
-        predicate.add_en("not", ending)
-        predicate.add_en(verb.en_base, lexical)
+        predicate = dont_predicate(verb, register)
         order = [(predicate, slice(None))] + [(p, slice(None)) for p in (obj.phrase if obj else None, place)
                                               if p is not None]
         return self._assemble([place, obj.phrase if obj else None, predicate], order, None, False)
@@ -3981,14 +3974,7 @@ class Learner10Grammar(Learner9Grammar):
             noun = self.rng.choice([n for n in self._nouns_with(verb.objects) if not n.proper])
             if draw < 0.15:  # 아무 N도 V-지 마세요 -> Please do not V any Ns (said to the one addressed)
                 subject = NounPhrase(Phrase(), 2, False)
-                predicate = Phrase()
-                lexical = predicate.add_ko(ji_word(verb.stem))
-                ending = predicate.add_ko(DONT_ENDINGS[register])
-                if register in ("polite", "formal"):
-                    predicate.add_en("please", ending)
-                predicate.add_en("do", ending)
-                predicate.add_en("not", ending)
-                predicate.add_en(verb.en_base, lexical)
+                predicate = dont_predicate(verb, register)
                 tense = "present"
             else:
                 predicate, _ = self._final_predicate(verb, tense, False, register, subject, negated=True)
@@ -4069,6 +4055,20 @@ class Learner10Grammar(Learner9Grammar):
         order += [(p, slice(None)) for p in (obj2.phrase if obj2 else None, place2) if p is not None]
         korean = [subject.phrase, had, clause, again, place2, obj2.phrase if obj2 else None, predicate]
         return self._assemble(korean, order, None, False)
+
+
+def dont_predicate(verb: Verb, register: str) -> Phrase:
+    """V-지 마세요 / 마 / 마라 -> [please] do not V (please, do, not -> 마세요; V -> V-지): learner3's `dont` and
+    learner10's 아무 N도 V-지 마세요."""
+    predicate = Phrase()
+    lexical = predicate.add_ko(ji_word(verb.stem))
+    ending = predicate.add_ko(DONT_ENDINGS[register])
+    if register in ("polite", "formal"):
+        predicate.add_en("please", ending)
+    predicate.add_en("do", ending)
+    predicate.add_en("not", ending)
+    predicate.add_en(verb.en_base, lexical)
+    return predicate
 
 
 def _with_english_before_mark(pair: SentencePair, word: str, link: tuple[int, ...]) -> SentencePair:
