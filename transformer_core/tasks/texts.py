@@ -214,10 +214,10 @@ LEARNER10_NOTES = """\
 Learner grammar, tenth round (config.json "grammar": "learner10"): the learner9 grammar plus a
 place named by pointing wherever a place was drawn (여기서 공부하고 싶어요 -> I want to study
 here; 저기에 가방이 있어요 -> There is a bag over there; 거기 가요 -> I go there), 밖 and 근처
-beside 위 / 안 / 옆 (집 밖에 고양이가 있어요 -> There is a cat outside the house; 학교 근처에 ->
-near the school), N이 되다 (의사가 되고 싶어요 -> I want to become a doctor), 아무 N도 with a
+beside 위 / 안 / 옆 (책상 근처에 사과가 있어요 -> There is an apple near the desk; 밖에 ->
+outside), N이 되다 (의사가 되고 싶어요 -> I want to become a doctor), 아무 N도 with a
 negative (아무 책도 안 읽었어요 -> I did not read any books) and N이 있으면 / 없으면 (시간이 있으면
-영화를 볼 거예요 -> If I have time, I will watch a movie), over the learner9 lexicon. The
+학교에 갈 거예요 -> If I have time, I will go to the school), over the learner9 lexicon. The
 vocabulary keeps the learner9 grammar's ids and appends the new pieces ({added} tokens), so this
 model continued from the learner9 model's weights."""
 
