@@ -4018,8 +4018,8 @@ class Learner10Grammar(Learner9Grammar):
 
     def _if_have(self, register: str) -> SentencePair:
         """[S는] N이 있으면 / 없으면, [OBJ] V-(으)ㄹ 거예요 -> If S has N / does not have N, S will V [OBJ] (시간이
-        있으면 학교에 갈 거예요 -> If I have time, I will go to the school). if and have -> 있으면; do and not -> 없으면;
-        N -> N이. The subject is a pronoun (or dropped: I), said again unaligned."""
+        있으면 학교에 갈 거예요 -> If I have time, I will go to the school). if and have -> 있으면; do and not ->
+        없으면; N -> N이. The subject is a pronoun (or dropped: I), said again unaligned."""
         if self.rng.random() < 0.4:
             subject = self._dropped_subject_statement()
         else:
