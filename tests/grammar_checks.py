@@ -126,3 +126,23 @@ def unread_sentences(sentences, grammar: str) -> list[tuple[str, list[str]]]:
         if "<unk>" in pieces or outside_word_indices(pieces, grammar):
             unread.append((sentence, pieces))
     return unread
+
+
+def stream_sha256(grammar: str, n: int = 3000, seed: int = 4) -> str:
+    """sha256 of json.dumps([[source, target, alignment] ...], ensure_ascii=False) of generate_pairs(n, seed,
+    grammar): how each round's tests pin the streams of the grammars before it."""
+    import hashlib
+    import json
+
+    from transformer_core.data.ko_en_everyday import generate_pairs
+
+    pairs = generate_pairs(n, seed=seed, grammar=grammar)
+    stream = json.dumps([[p.source, p.target, p.alignment] for p in pairs], ensure_ascii=False)
+    return hashlib.sha256(stream.encode()).hexdigest()
+
+
+def vocabulary_sha256(vocabulary) -> str:
+    """sha256 of a vocabulary's tokens joined by newlines (the ids a bundled model was trained with)."""
+    import hashlib
+
+    return hashlib.sha256("\n".join(vocabulary).encode()).hexdigest()

@@ -6,14 +6,19 @@ exactly as they were on main. The Korean and English each construction writes ar
 
 from __future__ import annotations
 
-import hashlib
-import json
 from functools import cache
 
 import pytest
 
 from tests.grammar_checks import ChosenWords as ChosenWordsMixin
-from tests.grammar_checks import aligned_words, assert_pair_reads_back, unread_sentences, written
+from tests.grammar_checks import (
+    aligned_words,
+    assert_pair_reads_back,
+    stream_sha256,
+    unread_sentences,
+    vocabulary_sha256,
+    written,
+)
 from transformer_core.data.ko_en import EXTENDED_GRAMMARS, SentencePair
 from transformer_core.data.ko_en_everyday import (
     Learner8Grammar,
@@ -47,16 +52,14 @@ def _tokenizer():
 
 @pytest.mark.parametrize("grammar", sorted(STREAM_SHA256))
 def test_the_earlier_streams_are_those_of_main(grammar):
-    pairs = generate_pairs(3000, seed=4, grammar=grammar)
-    stream = json.dumps([[p.source, p.target, p.alignment] for p in pairs], ensure_ascii=False)
-    assert hashlib.sha256(stream.encode()).hexdigest() == STREAM_SHA256[grammar]
+    assert stream_sha256(grammar) == STREAM_SHA256[grammar]
 
 
 def test_the_learner8_vocabulary_is_that_of_the_bundled_models():
     """Its ids are the bundled learner8 models' (a learner9 model continues from their weights)."""
     vocabulary = ko_en_vocabulary(grammar="learner8")
     assert len(vocabulary) == LEARNER8_VOCABULARY_SIZE
-    assert hashlib.sha256("\n".join(vocabulary).encode()).hexdigest() == LEARNER8_VOCABULARY_SHA256
+    assert vocabulary_sha256(vocabulary) == LEARNER8_VOCABULARY_SHA256
 
 
 # --- spoken particles: the same English, the Korean as it is said ---------------------------------------------------
