@@ -80,9 +80,14 @@ def pick(page, question: lesson.Question, index: int) -> None:
     the pill's own look changes at once, before the class has it."""
     group = page.locator(f".st-key-lesson_question_{question.id}")
     label = question.options[index]
-    pill = group.locator("button").filter(has_text=re.compile("^" + re.escape(label) + "$"))
+    exact = re.compile("^" + re.escape(label) + "$")
+    pill = group.locator("button").filter(has_text=exact)
+    # while a poll's fragment run redraws the step, the old and the new pill can both be in the page for a moment
+    # (CI saw two, both checked, just after a tap): tap when there is one, then ask that any copy shows the tap
+    sync_api.expect(pill).to_have_count(1, timeout=30_000)
     pill.click()
-    sync_api.expect(pill).to_have_attribute("aria-checked", "true", timeout=30_000)
+    checked = group.locator("button[aria-checked=true]").filter(has_text=exact)
+    sync_api.expect(checked).not_to_have_count(0, timeout=30_000)
     wait_text(page, f".st-key-lesson_question_{question.id}", rf"전해진 답: {re.escape(label)}\.", timeout=90_000)
 
 
