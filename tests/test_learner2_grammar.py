@@ -5,7 +5,6 @@ were trained and are evaluated, is exactly as it was on main."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.grammar_checks import assert_pair_reads_back, english_senses
+from tests.grammar_checks import assert_pair_reads_back, english_senses, stream_sha256, vocabulary_sha256
 from transformer_core.data.ko_en_everyday import Learner2Grammar, LearnerGrammar, generate_pairs, ko_en_grammar
 from transformer_core.data.ko_en_forms import everyday_lexicon, learner2_lexicon, learner_lexicon
 from transformer_core.data.lexicon import Verb, load_additions
@@ -39,12 +38,10 @@ def tokenizer():
 # --- grammar "learner" is untouched ------------------------------------------------------------------------------
 
 def test_the_learner_stream_and_vocabulary_are_those_the_bundled_models_learned():
-    pairs = generate_pairs(300, seed=4, grammar="learner")
-    stream = json.dumps([[p.source, p.target, p.alignment] for p in pairs], ensure_ascii=False)
-    assert hashlib.sha256(stream.encode()).hexdigest() == LEARNER_STREAM_SHA256
+    assert stream_sha256("learner", n=300) == LEARNER_STREAM_SHA256
     vocabulary = ko_en_vocabulary(grammar="learner")
     assert len(vocabulary) == LEARNER_VOCABULARY_SIZE
-    assert hashlib.sha256("\n".join(vocabulary).encode()).hexdigest() == LEARNER_VOCABULARY_SHA256
+    assert vocabulary_sha256(vocabulary) == LEARNER_VOCABULARY_SHA256
 
 
 def test_the_learner_grammar_reads_no_entry_of_the_second_round():

@@ -5,7 +5,6 @@ Grammar "learner2", on which a model is being trained, is exactly as it was on m
 
 from __future__ import annotations
 
-import hashlib
 import json
 from functools import cache
 from pathlib import Path
@@ -18,10 +17,12 @@ from tests.grammar_checks import (
     assert_conjugated_by_rule,
     assert_pair_reads_back,
     english_senses,
+    stream_sha256,
+    vocabulary_sha256,
     written,
 )
 from transformer_core.data.ko_en import EXTENDED_GRAMMARS
-from transformer_core.data.ko_en_everyday import Learner2Grammar, Learner3Grammar, generate_pairs, ko_en_grammar
+from transformer_core.data.ko_en_everyday import Learner2Grammar, Learner3Grammar, ko_en_grammar
 from transformer_core.data.ko_en_forms import (
     bsida_word,
     do_word,
@@ -56,12 +57,10 @@ LEARNER2_VOCABULARY_SIZE = 12551
 # --- grammar "learner2" is untouched -----------------------------------------------------------------------------
 
 def test_the_learner2_stream_and_vocabulary_are_those_of_main():
-    pairs = generate_pairs(300, seed=4, grammar="learner2")
-    stream = json.dumps([[p.source, p.target, p.alignment] for p in pairs], ensure_ascii=False)
-    assert hashlib.sha256(stream.encode()).hexdigest() == LEARNER2_STREAM_SHA256
+    assert stream_sha256("learner2", n=300) == LEARNER2_STREAM_SHA256
     vocabulary = ko_en_vocabulary(grammar="learner2")
     assert len(vocabulary) == LEARNER2_VOCABULARY_SIZE
-    assert hashlib.sha256("\n".join(vocabulary).encode()).hexdigest() == LEARNER2_VOCABULARY_SHA256
+    assert vocabulary_sha256(vocabulary) == LEARNER2_VOCABULARY_SHA256
 
 
 # --- a grammar with the words chosen: each construction's sentences written out by hand ---------------------------

@@ -6,17 +6,15 @@ Grammar "learner3" is exactly as it was on main."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from functools import cache
 from pathlib import Path
 
 import pytest
 
 from tests.grammar_checks import ChosenWords as ChosenWordsMixin
-from tests.grammar_checks import aligned_words, assert_pair_reads_back, written
+from tests.grammar_checks import aligned_words, assert_pair_reads_back, stream_sha256, vocabulary_sha256, written
 from transformer_core.data.ko_en import EXTENDED_GRAMMARS
-from transformer_core.data.ko_en_everyday import Learner3Grammar, Learner4Grammar, generate_pairs, ko_en_grammar
+from transformer_core.data.ko_en_everyday import Learner3Grammar, Learner4Grammar, ko_en_grammar
 from transformer_core.data.ko_en_forms import (
     english_degree,
     eu_class,
@@ -53,12 +51,10 @@ def _tokenizer():
 # --- grammar "learner3" is untouched -----------------------------------------------------------------------------
 
 def test_the_learner3_stream_and_vocabulary_are_those_of_main():
-    pairs = generate_pairs(300, seed=4, grammar="learner3")
-    stream = json.dumps([[p.source, p.target, p.alignment] for p in pairs], ensure_ascii=False)
-    assert hashlib.sha256(stream.encode()).hexdigest() == LEARNER3_STREAM_SHA256
+    assert stream_sha256("learner3", n=300) == LEARNER3_STREAM_SHA256
     vocabulary = ko_en_vocabulary(grammar="learner3")
     assert len(vocabulary) == LEARNER3_VOCABULARY_SIZE
-    assert hashlib.sha256("\n".join(vocabulary).encode()).hexdigest() == LEARNER3_VOCABULARY_SHA256
+    assert vocabulary_sha256(vocabulary) == LEARNER3_VOCABULARY_SHA256
 
 
 # --- each construction's sentences written out by hand -------------------------------------------------------------

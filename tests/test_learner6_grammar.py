@@ -9,17 +9,22 @@ are written out here by hand."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from functools import cache
 
 import pytest
 
 from tests.grammar_checks import ChosenWords as ChosenWordsMixin
-from tests.grammar_checks import aligned_words, assert_pair_reads_back, unread_sentences, written
+from tests.grammar_checks import (
+    aligned_words,
+    assert_pair_reads_back,
+    stream_sha256,
+    unread_sentences,
+    vocabulary_sha256,
+    written,
+)
 from transformer_core.data import hangul
 from transformer_core.data.ko_en import EXTENDED_GRAMMARS, common_phrase
-from transformer_core.data.ko_en_everyday import Learner5Grammar, Learner6Grammar, generate_pairs, ko_en_grammar
+from transformer_core.data.ko_en_everyday import Learner5Grammar, Learner6Grammar, ko_en_grammar
 from transformer_core.data.ko_en_forms import (
     digit_word,
     english_ordinal,
@@ -54,15 +59,13 @@ def _tokenizer():
 
 @pytest.mark.parametrize("grammar", ["learner3", "learner4", "learner5"])
 def test_the_earlier_streams_are_those_of_main(grammar):
-    pairs = generate_pairs(3000, seed=4, grammar=grammar)
-    stream = json.dumps([[p.source, p.target, p.alignment] for p in pairs], ensure_ascii=False)
-    assert hashlib.sha256(stream.encode()).hexdigest() == STREAM_SHA256[grammar]
+    assert stream_sha256(grammar) == STREAM_SHA256[grammar]
 
 
 def test_the_learner5_vocabulary_is_that_of_main():
     vocabulary = ko_en_vocabulary(grammar="learner5")
     assert len(vocabulary) == LEARNER5_VOCABULARY_SIZE
-    assert hashlib.sha256("\n".join(vocabulary).encode()).hexdigest() == LEARNER5_VOCABULARY_SHA256
+    assert vocabulary_sha256(vocabulary) == LEARNER5_VOCABULARY_SHA256
 
 
 # --- each construction's sentences written out by hand -------------------------------------------------------------
