@@ -89,8 +89,8 @@ DOUBTED = ("언덕 앞에 무당벌레가 몇 마리 있어요?", "콘센트 위
 
 def test_a_translation_the_model_doubts_says_so_without_naming_words(server, browser):
     """A sentence whose every word and construction the model learned, and still the model gave a word of its
-    output less probability than on 98 % of held-out sentences (the core's report says so): the notice says
-    unsure, names no word, and gives the share the threshold was calibrated at."""
+    output less probability than on 98 % of the held-out sentences it translates right (the core's report says
+    so): the notice says unsure, names no word, and gives the share the threshold was calibrated at."""
     from transformer_core.inference.report import NOTICE_QUANTILE, translation_report
 
     loaded = core.load("ko-en-toy")

@@ -5,6 +5,7 @@ word of its output, articles left out), below a threshold calibrated on held-out
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -71,15 +72,29 @@ def test_the_whole_notice_fires_on_at_most_five_percent_of_fresh_held_out_senten
     assert sum(fired) / len(fired) <= 0.05, sum(fired)
 
 
-def test_calibration_writes_the_second_percentile_of_held_out_confidences(bundled, tmp_path):
+def is_the_grammars_translation(output_text: str, target_text: str) -> bool:
+    """The output as the grammar writes the reference (its text joins a comma with spaces: "hallway , so")."""
+    return output_text == re.sub(r"\s+([,.?])", r"\1", target_text)
+
+
+def test_calibration_writes_the_second_percentile_of_confidences_on_right_translations(bundled, tmp_path):
+    """Over the held-out sentences the model translates right: its wrong ones are what the notice is for, and
+    with them the percentile of a model wrong on 2 % of its grammar fell among its mistakes (learner10: 0.0301)."""
     model_dir = tmp_path / "ko-en-toy"
     shutil.copytree(ROOT / "models" / "ko-en-toy", model_dir)
     run = subprocess.run([sys.executable, "-m", "transformer_core", "evaluate", str(model_dir), "--calibrate-notice",
-                          "--n", "50", "--seed", "5"], capture_output=True, text=True, timeout=600,
+                          "--n", "100", "--seed", "4242"], capture_output=True, text=True, timeout=600,
                          env={"HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"}, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     written = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))["notice_min_probability"]
-    texts = [pair.source_text for pair in model_task(bundled).held_out_pairs(50, seed=5)]
-    expected = float(np.quantile([confidence_by_torch(bundled, text) for text in texts], 0.02))
-    assert written == pytest.approx(expected, abs=1e-4)
-    assert json.loads(run.stdout)["n"] == 50
+    right, wrong = [], []
+    for pair in model_task(bundled).held_out_pairs(100, seed=4242):
+        output = trace_text(bundled, pair.source_text).output_text
+        (right if is_the_grammars_translation(output, pair.target_text) else wrong).append(
+            confidence_by_torch(bundled, pair.source_text))
+    assert wrong, "this draw must hold wrong translations, or it cannot tell the two calibrations apart"
+    assert written == pytest.approx(float(np.quantile(right, 0.02)), abs=1e-4)
+    assert written != pytest.approx(float(np.quantile(right + wrong, 0.02)), abs=1e-4)
+    printed = json.loads(run.stdout)
+    assert (printed["n"], printed["right"]) == (100, len(right))
+    assert printed["fires_on"] == sum(value < written for value in right + wrong) / 100

@@ -130,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-rows", type=int, default=256, help="batch rows per pass for --head-importance")
     parser.add_argument("--calibrate-notice", action="store_true",
                         help="the confidence below which the pages say the model is unsure: the 2nd percentile "
-                             "of its confidence on --n held-out sentences (default 1,000); written to config.json")
+                             "of its confidence on the ones it translates right of --n held-out sentences (default "
+                             "1,000); written to config.json")
     args = parser.parse_args(argv)
     loaded = load(Path(args.model) if Path(args.model).is_dir() else args.model)
     try:
@@ -155,9 +156,10 @@ def calibrate_notice_main(loaded: LoadedModel, args) -> int:
 
     n = args.n or NOTICE_SENTENCES
     seed = args.seed or 4242
-    threshold, values = calibrate_min_probability(loaded, n, seed)
-    result = {"notice_min_probability": round(threshold, 4), "n": len(values), "seed": seed,
-              "quantile": NOTICE_QUANTILE, "fires_on": sum(v < round(threshold, 4) for v in values) / len(values)}
+    calibration = calibrate_min_probability(loaded, n, seed)
+    result = {"notice_min_probability": round(calibration.threshold, 4), "n": len(calibration.confidences),
+              "right": sum(calibration.right), "seed": seed, "quantile": NOTICE_QUANTILE,
+              "fires_on_right": calibration.fires_on_right, "fires_on": calibration.fires_on}
     if loaded.directory is not None:
         path = loaded.directory / "config.json"
         config = json.loads(path.read_text(encoding="utf-8"))
