@@ -29,7 +29,7 @@ unknown words alone catch 38 of its 82 wrong translations, with the lost nouns 5
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from transformer_core.data.tokenization import UNK_ID
 
@@ -183,9 +183,14 @@ class Calibration:
         return sum(value < round(self.threshold, 4) for value in self.confidences) / len(self.confidences)
 
     @property
+    def right_confidences(self) -> list[float]:
+        """The confidences of the sentences translated right: what the threshold is the percentile of."""
+        return [value for value, ok in zip(self.confidences, self.right, strict=True) if ok]
+
+    @property
     def fires_on_right(self) -> float:
         """The share of the sentences translated right below the threshold: the false alarms."""
-        right = [value for value, ok in zip(self.confidences, self.right, strict=True) if ok]
+        right = self.right_confidences
         return sum(value < round(self.threshold, 4) for value in right) / len(right)
 
 
@@ -200,24 +205,23 @@ def calibrate_min_probability(loaded, n: int = NOTICE_SENTENCES, seed: int = 424
     import numpy as np
 
     from transformer_core.inference.text import trace_text
-    from transformer_core.tasks import model_task
+    from transformer_core.tasks import model_task, word_ids
 
     task = model_task(loaded)
     if task is None or not task.grammar or not loaded.config.has_decoder:
         raise ValueError(f"{loaded.name}: no grammar of held-out sentences to calibrate the notice on")
-    pairs = task.held_out_pairs(n, seed)
-    references = task.held_out(loaded.tokenizer, n, seed)  # the same draw, as ids
+    vocab = loaded.tokenizer.get_vocab()
     confidences, right = [], []
-    for pair, reference in zip(pairs, references, strict=True):
+    for pair in task.held_out_pairs(n, seed):
         traced = trace_text(loaded, pair.source_text)
         value = output_confidence(traced)
         if value is not None:
             confidences.append(value)
-            right.append(traced.generation.tokens(0) == reference.target_ids)
+            right.append(traced.generation.tokens(0) == word_ids(vocab, pair.target))
     if not any(right):
         raise ValueError(f"{loaded.name}: translates none of {n} held-out sentences right; nothing to calibrate on")
-    threshold = float(np.quantile([v for v, ok in zip(confidences, right, strict=True) if ok], quantile))
-    return Calibration(threshold, confidences, right)
+    calibration = Calibration(0.0, confidences, right)
+    return replace(calibration, threshold=float(np.quantile(calibration.right_confidences, quantile)))
 
 
 __all__ = ["NOTICE_QUANTILE", "NOTICE_SENTENCES", "Calibration", "OutsideReport", "asdict",
