@@ -80,7 +80,7 @@ def measure(model: str, n_eval: int, n_notice: int, progress: Callable[[str], No
                             "notice": summary["notice"]}
     weights = Path(loaded.directory) / "model.safetensors" if loaded.directory else None
     return {"model": loaded.name, "directory": str(loaded.directory or ""), "grammar": loaded.grammar,
-            "calibrated": bool(getattr(loaded, "notice_min_probability", 0)),
+            "calibrated": bool(getattr(loaded, "notice_min_lead", 0)),
             "exact_match": metrics["exact_match"], "alignment_accuracy": metrics["alignment_accuracy"],
             "held_out_notice": fire, "benchmarks": benchmarks,
             "weights_mb": weights.stat().st_size / 1e6 if weights and weights.exists() else None}

@@ -244,21 +244,22 @@ def outside_notice(loaded, text: str, traced) -> None:
     """The honest notice, on every page before the output: words the model cannot see (<unk>), known words
     in a construction its grammar never writes, and known nouns its translation lost (inference/report.py),
     each named in the sentence."""
-    from explorer.figures.vocab import outside_marked_markdown, unknown_words_from_pieces
+    from explorer.figures.vocab import outside_marked_markdown, unknown_words_from_pieces, unsure_notice_values
     from explorer.i18n import md_escape
     from explorer.tokenizer_service import from_tokens
-    from transformer_core.inference.report import NOTICE_QUANTILE, output_confidence, outside_report
+    from transformer_core.inference.report import NOTICE_QUANTILE, least_lead, outside_report
 
     unknown = unknown_words_from_pieces(text, from_tokens(loaded.tokenizer, traced.src_tokens),
                                         truncated=traced.n_truncated > 0)
     try:
-        report = outside_report(loaded, text, list(traced.src_tokens), output_confidence(traced),
+        lead = least_lead(traced, loaded.tokenizer)
+        report = outside_report(loaded, text, list(traced.src_tokens), None if lead is None else lead.gap,
                                 traced.output_text if traced.has_decoder else None)
     except Exception:  # the recogniser must never take a page down; the <unk> notice still stands
         report = None
     constructions = set(report.outside_constructions) if report is not None else set()
     lost = set(report.lost_nouns) if report is not None else set()
-    unsure = report is not None and report.low_confidence
+    unsure = report is not None and report.low_confidence and lead is not None
     if not unknown.n_unknown and not constructions and not lost and not unsure:
         return
     with st.container(key="unknown_notice"):
@@ -272,7 +273,7 @@ def outside_notice(loaded, text: str, traced) -> None:
             named = ", ".join(f"«{md_escape(word)}»" for word in report.lost_nouns)
             st.warning(tr("vocab.lost_notice", words=named, n=len(report.lost_nouns)), icon=":material/help:")
         if unsure:  # every word known, the construction too, and still the model doubts a word of its output
-            st.warning(tr("vocab.unsure_notice", p=f"{report.confidence:.0%}", share=f"{1 - NOTICE_QUANTILE:.0%}"),
+            st.warning(tr("vocab.unsure_notice", **unsure_notice_values(lead, report.min_lead, NOTICE_QUANTILE)),
                        icon=":material/help:")
         if unknown.n_unknown or constructions or lost:
             label = tr("vocab.outside_marked") if constructions or lost else tr("vocab.unknown_marked")

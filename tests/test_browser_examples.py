@@ -88,9 +88,11 @@ DOUBTED = ("언덕 앞에 무당벌레가 몇 마리 있어요?", "콘센트 위
 
 
 def test_a_translation_the_model_doubts_says_so_without_naming_words(server, browser):
-    """A sentence whose every word and construction the model learned, and still the model gave a word of its
-    output less probability than on 98 % of the held-out sentences it translates right (the core's report says
-    so): the notice says unsure, names no word, and gives the share the threshold was calibrated at."""
+    """A sentence whose every word and construction the model learned, and still a word of its output led its
+    runner-up by less than every word does in 98 % of the held-out sentences it translates right (the core's
+    report says so): the notice says unsure, marks no word of the sentence, names the output word and its
+    runner-up with their probabilities, and gives the share the threshold was calibrated at."""
+    from explorer.figures.vocab import probability_text
     from transformer_core.inference.report import NOTICE_QUANTILE, translation_report
 
     loaded = core.load("ko-en-toy")
@@ -103,8 +105,13 @@ def test_a_translation_the_model_doubts_says_so_without_naming_words(server, bro
     notice = page.locator(".st-key-unknown_notice")
     notice.wait_for(timeout=30_000)
     assert "This model is unsure of this translation" in notice.inner_text()
-    shares = re.findall(r"less than in (\d+)%", notice.inner_text())
-    assert shares == [str(round(100 * (1 - NOTICE_QUANTILE)))]  # the calibration's percentile, not a fixed 96
+    lead = report["least_lead"]
+    said = re.search(r"at «(.+?)» its second choice, «(.+?)», came close \((\S+) against (\S+)\)\. In (\d+)% of",
+                     notice.inner_text())
+    assert said, notice.inner_text()
+    assert said.groups()[:2] == (lead["word"], lead["runner_up"])
+    assert said.group(3) == probability_text(lead["p_word"]) and said.group(4) == probability_text(lead["p_runner_up"])
+    assert said.group(5) == str(round(100 * (1 - NOTICE_QUANTILE)))  # the calibration's percentile, not a fixed 96
     assert notice.locator("strong").count() == 0  # no word is outside: none is marked
     assert shown_code(page) == [report["text"], report["output_text"]]
     assert page.locator(EXCEPTION).count() == 0

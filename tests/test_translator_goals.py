@@ -62,7 +62,7 @@ def test_the_table_names_what_each_model_misses(goals):
 
 def test_the_held_out_rate_counts_the_notice_of_the_seed_99_sentences(goals):
     # a threshold most sentences fall below, so the count is not 0 = 0 (the bundled notice fires on ~2 %)
-    bundled = replace(transformer_core.load("ko-en-toy"), notice_min_probability=0.9)
+    bundled = replace(transformer_core.load("ko-en-toy"), notice_min_lead=30.0)
     counts = goals.held_out_fire_rate(bundled, 12, translation_report)
     reports = [translation_report(bundled, pair.source_text) for pair in model_task(bundled).held_out_pairs(12, 99)]
     assert counts["fired"] == sum(bool(r["outside_training"]) for r in reports)

@@ -129,9 +129,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="how --head-importance switches a head off")
     parser.add_argument("--max-rows", type=int, default=256, help="batch rows per pass for --head-importance")
     parser.add_argument("--calibrate-notice", action="store_true",
-                        help="the confidence below which the pages say the model is unsure: the 2nd percentile "
-                             "of its confidence on the ones it translates right of --n held-out sentences (default "
-                             "1,000); written to config.json")
+                        help="the confidence (the smallest lead of an output word over its runner-up, in logits) "
+                             "below which the pages say the model is unsure: its 2nd percentile over the ones it "
+                             "translates right of --n held-out sentences (default 1,000); written to config.json")
     args = parser.parse_args(argv)
     loaded = load(Path(args.model) if Path(args.model).is_dir() else args.model)
     try:
@@ -151,19 +151,20 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def calibrate_notice_main(loaded: LoadedModel, args) -> int:
-    """--calibrate-notice: config.json's "notice_min_probability" (inference/report.py)."""
-    from transformer_core.inference.report import NOTICE_QUANTILE, NOTICE_SENTENCES, calibrate_min_probability
+    """--calibrate-notice: config.json's "notice_min_lead" (inference/report.py)."""
+    from transformer_core.inference.report import NOTICE_QUANTILE, NOTICE_SENTENCES, calibrate_min_lead
 
     n = args.n or NOTICE_SENTENCES
     seed = args.seed or 4242
-    calibration = calibrate_min_probability(loaded, n, seed)
-    result = {"notice_min_probability": round(calibration.threshold, 4), "n": len(calibration.confidences),
+    calibration = calibrate_min_lead(loaded, n, seed)
+    result = {"notice_min_lead": round(calibration.threshold, 4), "n": len(calibration.confidences),
               "right": sum(calibration.right), "seed": seed, "quantile": NOTICE_QUANTILE,
               "fires_on_right": calibration.fires_on_right, "fires_on": calibration.fires_on}
     if loaded.directory is not None:
         path = loaded.directory / "config.json"
         config = json.loads(path.read_text(encoding="utf-8"))
-        config["notice_min_probability"] = result["notice_min_probability"]
+        config.pop("notice_min_probability", None)  # the threshold of the smallest probability (before 2026-11-28)
+        config["notice_min_lead"] = result["notice_min_lead"]
         path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {path}", file=sys.stderr)
     print(json.dumps(result, ensure_ascii=False))

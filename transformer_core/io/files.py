@@ -67,9 +67,10 @@ class LoadedModel:
     architecture: str = MODEL_TYPE  # config.json's model_type
     task: str = ""  # config.json's "task" ('ko-en', 'reverse', 'letters-copy', ...), read once at load; '' = none
     grammar: str = ""  # config.json's "grammar" ('core' when trained on the compact core grammar), '' = none
-    # config.json's "notice_min_probability": below it, the model's confidence in its output (the smallest
-    # probability of a chosen token) says "unsure" (inference/report.py); 0 = no such check
-    notice_min_probability: float = 0.0
+    # config.json's "notice_min_lead": below it, the model's confidence in its output (the smallest
+    # lead of a chosen word over its runner-up, in logits) says "unsure" (inference/report.py); 0 = no such check.
+    # The "notice_min_probability" of configs before 2026-11-28 measured something else and is not read.
+    notice_min_lead: float = 0.0
 
     @property
     def device(self) -> torch.device:

@@ -106,7 +106,7 @@ def _load_native_dir(directory: Path, family, name: str | None, device: torch.de
         kind="encoder-decoder" if config.has_decoder else "encoder", directory=directory,
         description=raw.get("description", ""), architecture=raw["model_type"],
         task=str(raw.get("task") or ""), grammar=str(raw.get("grammar") or ""),
-        notice_min_probability=float(raw.get("notice_min_probability") or 0.0),
+        notice_min_lead=float(raw.get("notice_min_lead") or 0.0),
     )
 
 
