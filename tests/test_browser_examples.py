@@ -83,8 +83,9 @@ def test_unknown_words_are_named_next_to_the_output(server, browser):
 
 
 # In the grammar, every word known: sentences some bundled ko-en-toy doubted (the first the bundled one doubts is shown)
-DOUBTED = ("언덕 앞에 무당벌레가 몇 마리 있어요?", "콘센트 위에 과일이 몇 개 있어요?", "그 문 좀 열어 주세요.",
-           "아몬드가 몇 개 있니?")  # the last: the learner9 model (its least likely word 0.16, the output right)
+DOUBTED = ("배를 타고 섬에 갔다.", "언덕 앞에 무당벌레가 몇 마리 있어요?", "콘센트 위에 과일이 몇 개 있어요?",
+           "그 문 좀 열어 주세요.", "아몬드가 몇 개 있니?")  # the first: the learner10 model (boat 0.22 against pear
+# 0.04, both 배, the output right); the last: the learner9 model (its least likely word 0.16, the output right)
 
 
 def test_a_translation_the_model_doubts_says_so_without_naming_words(server, browser):

@@ -84,6 +84,22 @@ def test_a_word_with_half_the_probability_and_no_rival_is_not_the_doubt():
     assert lead.p_word / lead.p_runner_up == pytest.approx(0.60 / 0.35)
 
 
+def test_an_article_is_never_the_runner_up():
+    """"I drank tea." against "I drank a tea.": a doubt between a word and an article is no doubt about the meaning
+    (with articles as runners-up the learner10 model called its right 저는 차를 마셨어요. unsure: tea 0.22 against
+    a 0.03). Step 0: "tea" 0.40, "a" 0.35, "The" 0.10, "sweet" 0.05: the runner-up is "sweet", ln(0.40 / 0.05)."""
+    tokens = ["<pad>", "<s>", "</s>", "tea", "a", "The", "sweet", "milk"]
+    probs = np.array([[0.02, 0.02, 0.03, 0.40, 0.35, 0.10, 0.05, 0.03],
+                      [0.01, 0.01, 0.95, 0.01, 0.005, 0.005, 0.005, 0.005]])
+    traced = SimpleNamespace(has_decoder=True, chosen_tokens=["tea", "</s>"],
+                             generation=SimpleNamespace(ids=np.array([[1, 3, 2]])),
+                             trace=RecordedLogits(np.log(probs)))
+    tokenizer = SimpleNamespace(convert_ids_to_tokens=lambda token_id: tokens[token_id])
+    lead = least_lead(traced, tokenizer)
+    assert (lead.word, lead.runner_up) == ("tea", "sweet")
+    assert lead.gap == pytest.approx(math.log(0.40 / 0.05), abs=1e-9)
+
+
 def test_the_confidence_is_the_smallest_lead_of_a_chosen_word_over_its_runner_up(bundled):
     for text in (LESSON_TEXT, "그 문 좀 열어 주세요.", "민수는 어제 뭐 먹었어?"):
         gap, word, runner_up = lead_by_torch(bundled, text)
@@ -130,12 +146,12 @@ def test_calibration_writes_the_second_percentile_of_confidences_on_right_transl
     model_dir = tmp_path / "ko-en-toy"
     shutil.copytree(ROOT / "models" / "ko-en-toy", model_dir)
     run = subprocess.run([sys.executable, "-m", "transformer_core", "evaluate", str(model_dir), "--calibrate-notice",
-                          "--n", "100", "--seed", "4242"], capture_output=True, text=True, timeout=600,
+                          "--n", "100", "--seed", "7"], capture_output=True, text=True, timeout=600,
                          env={"HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"}, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     written = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))["notice_min_lead"]
     right, wrong = [], []
-    for pair in model_task(bundled).held_out_pairs(100, seed=4242):
+    for pair in model_task(bundled).held_out_pairs(100, seed=7):
         output = trace_text(bundled, pair.source_text).output_text
         (right if is_the_grammars_translation(output, pair.target_text) else wrong).append(
             lead_by_torch(bundled, pair.source_text)[0])

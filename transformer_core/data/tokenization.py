@@ -39,7 +39,7 @@ def _wrap(tokenizer: Tokenizer, clean_up_spaces: bool):
 
 
 # The grammar new ko-en models train on (config.json "grammar" records it): the bundled ko-en-toy's grammar.
-TRAINING_GRAMMAR = "learner9"
+TRAINING_GRAMMAR = "learner10"
 # One training run on another grammar (e.g. learner2) without changing the default: the ko-en task reads this.
 TRAINING_GRAMMAR_ENV = "TRANSFORMER_EXPLORER_TRAINING_GRAMMAR"
 TRAINABLE_GRAMMARS = GRAMMARS

@@ -88,8 +88,9 @@ class Lead:
 
 def least_lead(traced, tokenizer=None) -> Lead | None:
     """The chosen output word with the smallest lead over its runner-up (the likeliest other token of that
-    step's `logits` row), articles left out, `</s>` included; None for an encoder-only trace. `tokenizer` (the
-    model's) names the runner-up."""
+    step's `logits` row), articles left out both as chosen words and as runners-up, `</s>` included; None for an
+    encoder-only trace. `tokenizer` (the model's) names the runner-up and tells the articles; without it
+    (tests of the arithmetic) every other token may be the runner-up."""
     import numpy as np
 
     from transformer_core.tracing.names import LOGITS
@@ -105,9 +106,9 @@ def least_lead(traced, tokenizer=None) -> Lead | None:
     for step, (row, word_id, token) in enumerate(zip(logits, chosen, traced.chosen_tokens, strict=True)):
         if token.lower() in ARTICLES:
             continue
-        others = row.copy()
-        others[word_id] = -np.inf
-        runner_id = int(others.argmax())
+        # the likeliest tokens first: the chosen word and the articles (a / an / the in any case) are at most 7
+        runner_id = next(int(i) for i in np.argsort(row)[::-1][:8]
+                         if i != word_id and not _is_article(tokenizer, int(i)))
         gap = float(row[word_id] - row[runner_id])
         if best is None or gap < best.gap:
             probs = np.exp(row - row.max())
@@ -117,10 +118,16 @@ def least_lead(traced, tokenizer=None) -> Lead | None:
     return best
 
 
-def output_confidence(traced) -> float | None:
+def _is_article(tokenizer, token_id: int) -> bool:
+    # "I drank tea." against "I drank a tea.": the model's doubt between a word and an article is no doubt about
+    # the meaning (with articles as runners-up, the learner10 model called its right 저는 차를 마셨어요. unsure)
+    return tokenizer is not None and tokenizer.convert_ids_to_tokens(token_id).lower() in ARTICLES
+
+
+def output_confidence(traced, tokenizer=None) -> float | None:
     """The model's confidence in its output: the smallest lead of a chosen word over its runner-up (least_lead),
     in logits; None for an encoder-only trace."""
-    lead = least_lead(traced)
+    lead = least_lead(traced, tokenizer)
     return None if lead is None else lead.gap
 
 
@@ -252,7 +259,7 @@ def calibrate_min_lead(loaded, n: int = NOTICE_SENTENCES, seed: int = 4242,
     confidences, right = [], []
     for pair in task.held_out_pairs(n, seed):
         traced = trace_text(loaded, pair.source_text)
-        value = output_confidence(traced)
+        value = output_confidence(traced, loaded.tokenizer)
         if value is not None:
             confidences.append(value)
             right.append(traced.generation.tokens(0) == word_ids(vocab, pair.target))
