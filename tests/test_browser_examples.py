@@ -107,12 +107,13 @@ def test_a_translation_the_model_doubts_says_so_without_naming_words(server, bro
     notice.wait_for(timeout=30_000)
     assert "This model is unsure of this translation" in notice.inner_text()
     lead = report["least_lead"]
-    said = re.search(r"at «(.+?)» its second choice, «(.+?)», came close \((\S+) against (\S+)\)\. In (\d+)% of",
-                     notice.inner_text())
+    said = re.search(r"at «(.+?)» its first choice was only ([\d.]+) times as likely as its second, «(.+?)» "
+                     r"\((\S+) against (\S+)\)\. In (\d+)% of", notice.inner_text())
     assert said, notice.inner_text()
-    assert said.groups()[:2] == (lead["word"], lead["runner_up"])
-    assert said.group(3) == probability_text(lead["p_word"]) and said.group(4) == probability_text(lead["p_runner_up"])
-    assert said.group(5) == str(round(100 * (1 - NOTICE_QUANTILE)))  # the calibration's percentile, not a fixed 96
+    assert (said.group(1), said.group(3)) == (lead["word"], lead["runner_up"])
+    assert float(said.group(2)) == pytest.approx(lead["p_word"] / lead["p_runner_up"], rel=0.06)
+    assert said.group(4) == probability_text(lead["p_word"]) and said.group(5) == probability_text(lead["p_runner_up"])
+    assert said.group(6) == str(round(100 * (1 - NOTICE_QUANTILE)))  # the calibration's percentile, not a fixed 96
     assert notice.locator("strong").count() == 0  # no word is outside: none is marked
     assert shown_code(page) == [report["text"], report["output_text"]]
     assert page.locator(EXCEPTION).count() == 0

@@ -161,3 +161,18 @@ def test_calibration_writes_the_second_percentile_of_confidences_on_right_transl
     printed = json.loads(run.stdout)
     assert (printed["n"], printed["right"]) == (100, len(right))
     assert printed["fires_on"] == sum(value < written for value in right + wrong) / 100
+
+
+def test_the_notice_states_the_step_the_threshold_and_readable_probabilities():
+    """The words the pages put in the unsure notice: e^gap and e^threshold as "times as likely", probabilities
+    with no bare 0 % (the learner10 model gives some right words 0.1 %)."""
+    from explorer.figures.vocab import probability_text, unsure_notice_values
+    from transformer_core.inference.report import Lead
+
+    lead = Lead(gap=math.log(0.22 / 0.041), step=5, word="boat", runner_up_id=9, runner_up="pear", p_word=0.22,
+                p_runner_up=0.041)
+    values = unsure_notice_values(lead, min_lead=2.8464, quantile=0.02)
+    assert values == {"word": "boat", "runner_up": "pear", "p_word": "22%", "p_runner_up": "4.1%",
+                      "step_ratio": "5.4", "ratio": "17", "share": "98%"}
+    assert [probability_text(p) for p in (0.999, 0.9999, 0.5, 0.0012, 0.00001)] == [
+        "99.9%", ">99.9%", "50%", "0.12%", "<0.01%"]

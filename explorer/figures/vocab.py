@@ -227,20 +227,28 @@ def search_words(table: pd.DataFrame, query: str, category: str | None = None) -
 
 
 def probability_text(p: float) -> str:
-    """A probability as a student reads it: whole percents, finer only below 1 % (never a bare "0%")."""
+    """A probability as a student reads it: whole percents from 10 %, finer below (never a bare "0%")."""
     if p >= 0.995:
         return f"{p:.1%}" if p < 0.9995 else ">99.9%"
-    if p >= 0.01:
+    if p >= 0.1:
         return f"{p:.0%}"
+    if p >= 0.01:
+        return f"{p:.1%}"
     return f"{p:.2%}" if p >= 0.0001 else "<0.01%"
 
 
 def unsure_notice_values(lead, min_lead: float, quantile: float) -> dict[str, str]:
     """The unsure notice's placeholders for `lead` (inference/report.py's Lead): the word and its runner-up with
-    their probabilities, the threshold as a ratio of the two probabilities, the share of right translations above it."""
+    their probabilities and how many times as likely the word was (e^gap), the threshold as such a ratio, the
+    share of right translations above it."""
     import math
 
-    ratio = math.exp(min_lead)
     return {"word": md_escape(lead.word), "runner_up": md_escape(lead.runner_up),
             "p_word": probability_text(lead.p_word), "p_runner_up": probability_text(lead.p_runner_up),
-            "ratio": f"{ratio:.0f}" if ratio >= 10 else f"{ratio:.1f}", "share": f"{1 - quantile:.0%}"}
+            "step_ratio": ratio_text(math.exp(lead.gap)), "ratio": ratio_text(math.exp(min_lead)),
+            "share": f"{1 - quantile:.0%}"}
+
+
+def ratio_text(ratio: float) -> str:
+    """How many times as likely: whole numbers from 10 on, one decimal below."""
+    return f"{ratio:.0f}" if ratio >= 10 else f"{ratio:.1f}"
