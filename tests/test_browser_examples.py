@@ -121,9 +121,10 @@ def test_a_translation_the_model_doubts_says_so_without_naming_words(server, bro
     page.close()
 
 
-# Everyday sentences (benchmarks/data/everyday_ko_en.tsv) whose every word and construction the bundled model knows
-# and whose translation dropped a noun: 우산 가져가세요 -> "Please take along." (umbrella lost)
-LOST = ("우산 가져가세요.", "누나가 결혼해서 미국에 살아.", "형은 키가 크지만 저는 작아요.")
+# Everyday sentences (benchmarks/data/everyday_ko_en.tsv) whose every word and construction a bundled model knew
+# and whose translation dropped a noun: 새 휴대폰을 사고 싶어. -> "I want to buy a bird." (learner10: 새 read as
+# the bird, 휴대폰 lost); 우산 가져가세요 -> "Please take along." (an earlier model: umbrella lost)
+LOST = ("새 휴대폰을 사고 싶어.", "학교 식당 음식이 맛있어요.", "우산 가져가세요.", "누나가 결혼해서 미국에 살아.")
 
 
 def test_a_translation_that_lost_a_noun_names_it(server, browser):

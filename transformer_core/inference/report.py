@@ -21,9 +21,10 @@ sentences of its grammar (`calibrate_min_lead`, stored as config.json's "notice_
 on 2 % of those it translates right), the pages say the model is unsure and name the word and its runner-up.
 A lead, not the chosen word's probability: a model trained with a sampled softmax gives its chosen word about half
 the probability at every step, right or wrong, the rest spread thin over 17,000 words, and the smallest probability
-then told its right outputs from its wrong ones worse (everyday benchmark, a learner10 candidate: 56 of 76 wrong
-caught by the probability, 62 by the lead; the bundled learner9 model: 70 and 72 of 82; docs/models.md, "The
-lead over the runner-up"). It catches wrong outputs of sentences whose words and construction the grammar knows.
+then told its right outputs from its wrong ones worse (everyday benchmark, the whole notice, the learner10 model
+bundled on 2026-11-28: 56 of 76 wrong caught with the probability, 62 with the lead; the learner9 model before it:
+70 and 71 of 82; docs/models.md, "The lead over the runner-up"). It catches wrong outputs of sentences whose words
+and construction the grammar knows.
 
     from transformer_core.inference.report import translation_report
     translation_report(transformer_core.load("ko-en-toy"), "나는 피자를 먹고 싶다.")
