@@ -259,7 +259,7 @@ def outside_notice(loaded, text: str, traced) -> None:
         report = None
     constructions = set(report.outside_constructions) if report is not None else set()
     lost = set(report.lost_nouns) if report is not None else set()
-    unsure = report is not None and report.low_confidence and lead is not None
+    unsure = report is not None and report.low_confidence  # a confidence was measured: `lead` is set
     if not unknown.n_unknown and not constructions and not lost and not unsure:
         return
     with st.container(key="unknown_notice"):

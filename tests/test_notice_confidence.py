@@ -35,9 +35,9 @@ def bundled():
 
 
 def lead_by_torch(loaded, text: str) -> tuple[float, str, str]:
-    """Per output step the two largest logits (torch.topk); the chosen word's (its id from the output's own token
-    string) minus the larger other one; the smallest over the words that are not a / an / the, with the word
-    and its runner-up."""
+    """Per output step the largest logits (torch.topk); the chosen word's (its id from the output's own token
+    string) minus the largest other one that is not an article; the smallest over the words that are not a / an /
+    the, with the word and its runner-up."""
     traced = trace_text(loaded, text)
     logits = torch.as_tensor(np.array(traced.trace.numpy("logits"))).double()
     ids = loaded.tokenizer.convert_tokens_to_ids(list(traced.chosen_tokens))
@@ -45,8 +45,9 @@ def lead_by_torch(loaded, text: str) -> tuple[float, str, str]:
     for row, word_id, token in zip(logits, ids, traced.chosen_tokens, strict=True):
         if token.lower() in ("a", "an", "the"):
             continue
-        top = torch.topk(row, 2)
-        runner_id = int(top.indices[1]) if int(top.indices[0]) == word_id else int(top.indices[0])
+        top = torch.topk(row, 8).indices.tolist()  # the word and the six spellings of a / an / the fit in 8
+        runner_id = next(i for i in top if i != word_id
+                         and loaded.tokenizer.convert_ids_to_tokens(i).lower() not in ("a", "an", "the"))
         leads.append((float(row[word_id] - row[runner_id]), token, loaded.tokenizer.convert_ids_to_tokens(runner_id)))
     return min(leads)
 
@@ -94,7 +95,8 @@ def test_an_article_is_never_the_runner_up():
     traced = SimpleNamespace(has_decoder=True, chosen_tokens=["tea", "</s>"],
                              generation=SimpleNamespace(ids=np.array([[1, 3, 2]])),
                              trace=RecordedLogits(np.log(probs)))
-    tokenizer = SimpleNamespace(convert_ids_to_tokens=lambda token_id: tokens[token_id])
+    tokenizer = SimpleNamespace(convert_ids_to_tokens=lambda token_id: tokens[token_id], unk_token_id=-1,
+                                convert_tokens_to_ids=lambda token: tokens.index(token) if token in tokens else -1)
     lead = least_lead(traced, tokenizer)
     assert (lead.word, lead.runner_up) == ("tea", "sweet")
     assert lead.gap == pytest.approx(math.log(0.40 / 0.05), abs=1e-9)

@@ -7,6 +7,7 @@ it from the grammar's lexicon) is searched here. The example sentences are read 
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from dataclasses import dataclass
 
@@ -241,8 +242,6 @@ def unsure_notice_values(lead, min_lead: float, quantile: float) -> dict[str, st
     """The unsure notice's placeholders for `lead` (inference/report.py's Lead): the word and its runner-up with
     their probabilities and how many times as likely the word was (e^gap), the threshold as such a ratio, the
     share of right translations above it."""
-    import math
-
     return {"word": md_escape(lead.word), "runner_up": md_escape(lead.runner_up),
             "p_word": probability_text(lead.p_word), "p_runner_up": probability_text(lead.p_runner_up),
             "step_ratio": ratio_text(math.exp(lead.gap)), "ratio": ratio_text(math.exp(min_lead)),

@@ -103,26 +103,35 @@ def least_lead(traced, tokenizer=None) -> Lead | None:
     chosen = [int(i) for i in ids.reshape(-1, ids.shape[-1])[0][1:]]  # the output's ids after <s>
     if len(chosen) != logits.shape[0] or len(traced.chosen_tokens) != len(chosen) or logits.shape[1] < 2:
         return None
-    best: Lead | None = None
+    skip = _article_ids(tokenizer)
+    best_gap, best_step, best_runner = None, -1, -1
     for step, (row, word_id, token) in enumerate(zip(logits, chosen, traced.chosen_tokens, strict=True)):
         if token.lower() in ARTICLES:
             continue
-        # the likeliest tokens first: the chosen word and the articles (a / an / the in any case) are at most 7
-        runner_id = next(int(i) for i in np.argsort(row)[::-1][:8]
-                         if i != word_id and not _is_article(tokenizer, int(i)))
+        others = row.copy()
+        others[[word_id, *skip]] = -np.inf
+        runner_id = int(others.argmax())
         gap = float(row[word_id] - row[runner_id])
-        if best is None or gap < best.gap:
-            probs = np.exp(row - row.max())
-            probs /= probs.sum()
-            runner_up = tokenizer.convert_ids_to_tokens(runner_id) if tokenizer is not None else ""
-            best = Lead(gap, step, token, runner_id, runner_up, float(probs[word_id]), float(probs[runner_id]))
-    return best
+        if best_gap is None or gap < best_gap:
+            best_gap, best_step, best_runner = gap, step, runner_id
+    if best_gap is None:
+        return None
+    row, word_id = logits[best_step], chosen[best_step]
+    probs = np.exp(row - row.max())
+    probs /= probs.sum()
+    runner_up = tokenizer.convert_ids_to_tokens(best_runner) if tokenizer is not None else ""
+    return Lead(best_gap, best_step, traced.chosen_tokens[best_step], best_runner, runner_up, float(probs[word_id]),
+                float(probs[best_runner]))
 
 
-def _is_article(tokenizer, token_id: int) -> bool:
+def _article_ids(tokenizer) -> list[int]:
     # "I drank tea." against "I drank a tea.": the model's doubt between a word and an article is no doubt about
     # the meaning (with articles as runners-up, the learner10 model called its right 저는 차를 마셨어요. unsure)
-    return tokenizer is not None and tokenizer.convert_ids_to_tokens(token_id).lower() in ARTICLES
+    if tokenizer is None:
+        return []
+    spellings = {case(article) for article in ARTICLES for case in (str.lower, str.capitalize, str.upper)}
+    ids = {tokenizer.convert_tokens_to_ids(spelling) for spelling in spellings}
+    return sorted(ids - {tokenizer.unk_token_id, None})
 
 
 def output_confidence(traced, tokenizer=None) -> float | None:
@@ -241,7 +250,7 @@ class Calibration:
 
 
 def calibrate_min_lead(loaded, n: int = NOTICE_SENTENCES, seed: int = 4242,
-                              quantile: float = NOTICE_QUANTILE) -> Calibration:
+                       quantile: float = NOTICE_QUANTILE) -> Calibration:
     """The threshold below which `loaded` is unsure: the `quantile` of output_confidence over the held-out
     sentences of its own grammar (never trained on) that it translates right, of `n` drawn.
 
