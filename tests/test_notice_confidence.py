@@ -1,6 +1,6 @@
 """Issue 27 item 3, the notice's third signal: the model's own confidence, the smallest lead of a word of its
 output over that step's runner-up (the difference of their logits, articles left out), below a threshold
-calibrated on held-out sentences of its grammar, says "unsure". Checked against top-2 written here with torch,
+calibrated on held-out sentences of its grammar, says "unsure". Checked against top-k written here with torch,
 and measured on fresh held-out sentences."""
 
 from __future__ import annotations
