@@ -7,6 +7,8 @@ Session state (never in the URL):
   _class_follow    {"code", "following", "version" (the class's version this page last rendered), "asked"
                    (version, time) of the poll's last rerun request} of the class this phone joined
   _class_me        this session's random follower id (no name, nothing personal)
+  _class_student   set by this session's first try to join a class (a scanned link or a typed code): a student's
+                   phone, which never offers to start a class of its own, even after it left or the class ended
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ TEACHER, FOLLOW, ME, NOTICE = "_class_teacher", "_class_follow", "_class_me", "_
 ENDED = "_class_ended"  # why this phone stopped following (class.error.ended / .unknown): shown until it joins again
 QUESTION = "_class_question"  # (qkey, widget key, options, multi) of the question a following phone shows now
 JOINED_CODE = "_class_joined_from_url"
+STUDENT = "_class_student"
 STEP_FRAGMENT = "lesson_class_step"  # the key of /lesson's fragment that shows a following phone's step
 POLL_S = 1.0  # a phone reads the class's version this often (one small read); p95 follow target: 2 s
 HEARTBEAT_S = 10.0  # a following phone says it is still there this often
@@ -190,7 +193,9 @@ def code_html(code: str) -> str:
 
 
 def start_button(step: int) -> None:
-    if teacher() or following():
+    """Start a live class: on a screen that is no student's phone (a phone that left its class, or whose class
+    ended, rejoins or joins another; one tap here would make a student the teacher of a new class)."""
+    if teacher() or following() or st.session_state.get(STUDENT):
         return
     st.button(tr("class.start"), key="class_start", icon=":material/groups:", on_click=start_class, args=(step,),
               help=tr("class.start_help"))
@@ -234,6 +239,7 @@ def distribution_html(options: tuple[str, ...], counts: list[int], total: int, a
 
 def join(code_text: object) -> bool:
     """Join a class (a scanned link or a typed code); on failure leave a message and stay on one's own."""
+    st.session_state[STUDENT] = True
     try:
         state = live_classes().join(code_text, me())
     except ERRORS as error:
