@@ -71,7 +71,7 @@ def head_section(view, layer: int) -> None:
         # ONE Markdown element for the 12 steps (titles from i18n, shapes and LaTeX generated from the
         # trace, never user text): far fewer elements to redraw on a head switch than 12 × (columns + latex).
         st.markdown("\n\n".join(f"**{tr(step.key)}** `{step.shape}`\n$$\n{step.latex}\n$$"
-                                  for step in encoder_chain(trace, layer, head, i, j, info)))
+                                  for step in encoder_chain(trace, layer, head, i, j, info, code)))
 
     q, k, v = (head_matrix(trace, ref, name) for name in ("q", "k", "v"))
     chart(figures.head_detail(head_matrix(trace, ref, "scores"), weights, q, k, v, tokens,

@@ -391,7 +391,7 @@ def test_the_history_maps_come_from_the_teacher_forced_pass_over_the_translation
 
 
 def test_every_lesson_step_builds_for_a_marian_checkpoint_and_names_its_silu(tmp_path):
-    """A Marian checkpoint (activation swish = SiLU) walks all 22 steps; step 13 names SiLU, not ReLU."""
+    """A Marian checkpoint (activation swish = SiLU) walks every step; the FFN step names SiLU, not ReLU."""
     pytest.importorskip("sentencepiece")
     from explorer.figures import lesson
     from tests.hf_checkpoints import save_marian
@@ -401,5 +401,75 @@ def test_every_lesson_step_builds_for_a_marian_checkpoint_and_names_its_silu(tmp
     assert model.config.activation == "silu"
     data = lesson_service.lesson_data(core.trace_text(model, "hello world"), model, "hello world")
     views = {s.id: lesson.build_step(s, data, "en") for s in lesson.lesson_steps()}
-    assert len(views) == 22
+    assert len(views) == len(lesson.lesson_steps()) == 23
     assert t("lesson.ffn.silu", "en") in views["ffn"].body
+
+
+# ------------------------------------------------------------------------------------------------
+# Issue 50: the /encoder chain and the lesson's projections follow the model's layer order
+
+
+def _layer0(model: str, text: str):
+    import numpy as np
+
+    loaded_model = loaded(model)
+    cfg = loaded_model.config
+    traced = core.trace_text(loaded_model, text)
+    info = LayerInfo(cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.norm_first, cfg.activation)
+    state = {k: v.detach().cpu().double().numpy() for k, v in loaded_model.model.state_dict().items()
+             if k.startswith("encoder.layers.0.")}
+    return loaded_model, traced, info, state, np
+
+
+@pytest.mark.parametrize(("model", "pre_ln"), LAYER_ORDERS)
+def test_the_chains_projection_reads_what_the_model_projects(model: str, pre_ln: bool):
+    """q recomputed here from the weights: from LayerNorm(x) (pre-LN, computed here from x, γ, β) or from x
+    (post-LN) it equals the traced q; the chain's equation names that input and shows LN(x)'s numbers."""
+    loaded_model, traced, info, w, np = _layer0(model, "abc" if model == "reverse" else "고양이가 생선을 먹었다.")
+    trace = traced.trace
+    x = trace.numpy("encoder.0.in").astype(np.float64)
+    mu, var = x.mean(-1, keepdims=True), x.var(-1, keepdims=True)
+    ln = (x - mu) / np.sqrt(var + loaded_model.config.layer_norm_eps) * w["encoder.layers.0.sublayer1.norm.weight"] \
+        + w["encoder.layers.0.sublayer1.norm.bias"]
+    projected_input = ln if pre_ln else x
+    q = projected_input @ w["encoder.layers.0.self_attn.w_q.weight"].T + w["encoder.layers.0.self_attn.w_q.bias"]
+    s, h, d_k = x.shape[0], info.n_heads, info.d_model // info.n_heads
+    traced_q = trace.numpy("encoder.0.self_attn.q").astype(np.float64).transpose(1, 0, 2).reshape(s, h * d_k)
+    assert np.abs(q - traced_q).max() < 1e-3
+    if pre_ln:  # the error the issue found: the layer input itself does not give q
+        wrong = x @ w["encoder.layers.0.self_attn.w_q.weight"].T + w["encoder.layers.0.self_attn.w_q.bias"]
+        assert np.abs(wrong - traced_q).max() > 0.5
+    i = 1
+    chain = {step.key: step for step in encoder_chain(trace, 0, 0, i, 0, info)}
+    qkv = chain["step.qkv"].latex
+    if pre_ln:
+        assert r"Q = \hat XW^Q" in qkv and r"\hat X = \text{LayerNorm}(X)" in qkv, qkv
+        norm = chain["step.norm_in"].latex
+        assert "encoder.0.norm1" in chain["step.norm_in"].trace_names
+        for value in ln[i, :4]:
+            assert f"{value:.3f}" in norm, (value, norm)
+        assert f"{float(x[i].mean()):.3f}" in norm and f"{float(x[i].std()):.3f}" in norm
+    else:
+        assert "Q = XW^Q" in qkv and "LayerNorm" not in qkv and "step.norm_in" not in chain
+    for value in q[i, :4]:  # the row of Q the equation shows is the traced one
+        assert f"{value:.3f}" in qkv
+
+
+@pytest.mark.parametrize(("model", "pre_ln"), LAYER_ORDERS)
+def test_the_lessons_multihead_and_qkv_steps_name_the_projected_input(model: str, pre_ln: bool):
+    from explorer.figures import lesson
+
+    loaded_model = loaded(model)
+    text = "abc" if model == "reverse" else "고양이가 생선을 먹었다."
+    data = lesson_service.lesson_data(core.trace_text(loaded_model, text), loaded_model, text)
+    steps = {s.id: s for s in lesson.lesson_steps()}
+    ids = [s.id for s in lesson.lesson_steps()]
+    assert ids.index("qkv") == ids.index("scores") - 1  # the projections come right before the scores
+    multihead = lesson.build_step(steps["multihead"], data, "en").latex
+    assert (r"\hat XW_i^Q" in multihead) is pre_ln and ("(XW_i^Q" in multihead) is not pre_ln
+    for lang in ("ko", "en"):
+        view = lesson.build_step(steps["qkv"], data, lang)
+        assert (t("lesson.qkv.pre_ln", lang) in view.body) is pre_ln
+        assert (t("lesson.qkv.post_ln", lang) in view.body) is not pre_ln
+        d, h = data.info.d_model, data.info.n_heads
+        assert f"[{data.n_src}, {d // h}]" in view.body and f"{d}×{d}" in view.body

@@ -4,6 +4,11 @@ numbers read from the trace (pure: a trace mapping in, a list of `Step` out; no 
 Every number shown is either read from the trace or a one-line recomputation of it from other
 traced tensors (q·k from the traced q and k, the softmax denominator from the traced scores), so a
 student can check one step against the next.
+
+The chain follows the model's layer order. Post-LN (the paper): the projections read the layer input X.
+Pre-LN (`reverse`): they read LayerNorm(X), the traced `norm1` (`norm2` for cross-attention's queries),
+so the chain shows that step and writes Q = LayerNorm(X)W^Q. Words inside the equations (allowed, blocked,
+hidden units, memory) come from the catalogs (`eq.*`), in the page's language.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from explorer.i18n import t
 from transformer_core.tracing.names import AttentionKind, Head, layer_name
 
 
@@ -65,9 +71,15 @@ def _lines(*parts: str) -> str:
     return r"\begin{gathered}" + r" \\ ".join(parts) + r"\end{gathered}"
 
 
+def _word(key: str, lang: str) -> str:
+    r"""A catalog word inside an equation: \text{...} (KaTeX shows Hangul in \text with the page's font)."""
+    return rf"\text{{{t(key, lang)}}}"
+
+
 def attention_steps(trace, stack: str, layer: int, attn: str, head: int, query: int, key: int,
-                    info: LayerInfo) -> list[Step]:
-    """X -> Q,K,V -> split heads -> QKᵀ/√d_k -> mask -> softmax -> ·V -> concat -> W_O, for one head."""
+                    info: LayerInfo, lang: str = "en") -> list[Step]:
+    """X -> (pre-LN: LayerNorm(X)) -> Q,K,V -> split heads -> QKᵀ/√d_k -> mask -> softmax -> ·V -> concat -> W_O,
+    for one head."""
     kind = next(k for k in AttentionKind if (k.stack, k.attention) == (stack, attn))
     p = Head(kind, layer, head).name  # tensor -> this attention's trace name
     h, i, j = head, query, key
@@ -88,7 +100,12 @@ def attention_steps(trace, stack: str, layer: int, attn: str, head: int, query: 
     finite = np.isfinite(row)
     denominator = float(np.exp(row[finite]).sum()) if finite.any() else 0.0
     n_blocked = int(np.isneginf(masked).sum())
-    kv_source = "X" if attn == "self_attn" else r"\text{memory}"
+    memory = _word("eq.memory", lang)
+    # what the projections read: the layer input (post-LN), or its LayerNorm (pre-LN: the traced norm1, or
+    # norm2 for cross-attention's queries, whose keys and values read the encoder output)
+    norm_name = layer_name(stack, layer, "norm1" if attn == "self_attn" else "norm2") if info.norm_first else None
+    q_source = r"\hat X" if norm_name else "X"
+    kv_source = q_source if attn == "self_attn" else memory
     steps = []
     if x_in is not None:
         steps.append(Step("step.x", shape_str((b, tq, info.d_model)),
@@ -96,11 +113,16 @@ def attention_steps(trace, stack: str, layer: int, attn: str, head: int, query: 
                                  rf"x_{{{i}}} = {_vec(x_in[i])},\quad \lVert x_{{{i}}}\rVert = "
                                  rf"{_num(float(np.linalg.norm(x_in[i])))}"),
                           (x_name,)))
+    if norm_name:
+        steps.append(_norm_in_step(trace, norm_name, x_name if x_in is not None else None, i))
+    merged = trace.numpy(p("q"))[:, i, :].reshape(-1)  # q_i of every head side by side: the row of Q
     steps += [
         Step("step.qkv", shape_str((b, tq, info.d_model)),
-             _lines(rf"Q = XW^Q,\; K = {kv_source}\,W^K,\; V = {kv_source}\,W^V",
-                    rf"W^{{Q}}, W^{{K}}, W^{{V}} \in \mathbb{{R}}^{{{info.d_model}\times {info.d_model}}}"),
-             (p("q"), p("k"), p("v"))),
+             _lines(rf"Q = {q_source}W^Q,\; K = {kv_source}\,W^K,\; V = {kv_source}\,W^V"
+                    + (r",\quad \hat X = \text{LayerNorm}(X)" if norm_name else ""),
+                    rf"W^{{Q}}, W^{{K}}, W^{{V}} \in \mathbb{{R}}^{{{info.d_model}\times {info.d_model}}},\quad "
+                    rf"q_{{{i}}} = {_vec(merged)}"),
+             (p("q"), p("k"), p("v")) + ((norm_name,) if norm_name else ())),
         Step("step.split", shape_str(q.shape),
              _lines(rf"{shape_str((b, tq, info.d_model))} \to {shape_str((b, tq, n_heads, d_k))} \to "
                     rf"{shape_str(q.shape)},\quad d_{{model}} = h \cdot d_k:\ {info.d_model} = {n_heads}\times {d_k}",
@@ -112,9 +134,9 @@ def attention_steps(trace, stack: str, layer: int, attn: str, head: int, query: 
              rf" = \frac{{{_num(dot)}}}{{{_num(math.sqrt(d_k))}}} = {_num(float(scores[i, j]))}",
              (p("scores"),)),
         Step("step.mask", shape_str(trace[p("masked_scores")].shape),
-             rf"\tilde s_{{ij}} = \begin{{cases}} s_{{ij}} & \text{{allowed}} \\ -\infty & \text{{blocked}}"
-             rf"\end{{cases}}\qquad \tilde s_{{{i}{j}}} = {_num(float(masked[i, j]))},\quad "
-             rf"{n_blocked}\ /\ {tq * tk}\ \text{{blocked}}",
+             rf"\tilde s_{{ij}} = \begin{{cases}} s_{{ij}} & {_word('eq.allowed', lang)} \\ -\infty & "
+             rf"{_word('eq.blocked', lang)}\end{{cases}}\qquad \tilde s_{{{i}{j}}} = {_num(float(masked[i, j]))},\quad "
+             rf"{n_blocked}\ /\ {tq * tk}\ {_word('eq.blocked', lang)}",
              (p("masked_scores"),)),
         Step("step.softmax", shape_str(trace[p("weights")].shape),
              rf"a_{{{i}{j}}} = \frac{{e^{{\tilde s_{{{i}{j}}}}}}}{{\sum_{{m}} e^{{\tilde s_{{{i}m}}}}}}"
@@ -134,6 +156,20 @@ def attention_steps(trace, stack: str, layer: int, attn: str, head: int, query: 
              (p("out"),)),
     ]
     return steps
+
+
+def _norm_in_step(trace, norm_name: str, x_name: str | None, i: int) -> Step:
+    """Pre-LN: the LayerNorm the projections read, X̂ = LayerNorm(X) (the traced norm), with the mean and the
+    standard deviation of x_i recomputed from the traced layer input."""
+    normed = trace.numpy(norm_name)[i]
+    lines = [rf"\hat X = \text{{LayerNorm}}(X),\quad \hat x_{{{i}}} = "
+             rf"\frac{{x_{{{i}}} - \mu_{{{i}}}}}{{\sigma_{{{i}}}}}\,\gamma + \beta"]
+    if x_name is not None:
+        x = trace.numpy(x_name)[i].astype(np.float64)
+        lines.append(rf"\mu_{{{i}}} = {_num(float(x.mean()))},\ \sigma_{{{i}}} = {_num(float(x.std()))}")
+    lines.append(rf"\hat x_{{{i}}} = {_vec(normed)}")
+    return Step("step.norm_in", shape_str(trace[norm_name].shape), _lines(*lines),
+                ((x_name,) if x_name else ()) + (norm_name,))
 
 
 def _in_layer(prefix: str) -> tuple[str, int]:
@@ -159,27 +195,29 @@ def _norm_step(trace, stack: str, layer: int, sub: int, inner: str, i: int, info
                 (add_name, norm_name))
 
 
-def encoder_chain(trace, layer: int, head: int, query: int, key: int, info: LayerInfo) -> list[Step]:
+def encoder_chain(trace, layer: int, head: int, query: int, key: int, info: LayerInfo,
+                  lang: str = "en") -> list[Step]:
     """The whole encoder layer for query position `query`, head `head` and key position `key`."""
-    steps = attention_steps(trace, "encoder", layer, "self_attn", head, query, key, info)
+    steps = attention_steps(trace, "encoder", layer, "self_attn", head, query, key, info, lang)
     steps.append(_norm_step(trace, "encoder", layer, 1, r"\text{MHA}", query, info, "step.addnorm1"))
-    steps.append(_ffn_step(trace, "encoder", layer, query, info))
+    steps.append(_ffn_step(trace, "encoder", layer, query, info, lang))
     steps.append(_norm_step(trace, "encoder", layer, 2, r"\text{FFN}", query, info, "step.addnorm2"))
     return steps
 
 
-def ffn_step(trace, prefix: str, i: int, info: LayerInfo) -> Step:
+def ffn_step(trace, prefix: str, i: int, info: LayerInfo, lang: str = "en") -> Step:
     """The FFN step of the layer whose trace prefix is `prefix` ('encoder.1')."""
-    return _ffn_step(trace, *_in_layer(prefix), i, info)
+    return _ffn_step(trace, *_in_layer(prefix), i, info, lang)
 
 
-def _ffn_step(trace, stack: str, layer: int, i: int, info: LayerInfo) -> Step:
+def _ffn_step(trace, stack: str, layer: int, i: int, info: LayerInfo, lang: str = "en") -> Step:
     hidden_name, out_name = layer_name(stack, layer, "ffn.hidden"), layer_name(stack, layer, "ffn.out")
     hidden = trace.numpy(hidden_name)[i]
     out = trace.numpy(out_name)[i]
     n_zero = int((hidden == 0).sum())
     act = {"relu": r"\max(0,\ \cdot\ )", "silu": r"\text{SiLU}"}.get(info.activation, r"\text{GELU}")
-    zero_note = rf"{n_zero}\ /\ {hidden.size}\ \text{{hidden units}} = 0" if info.activation == "relu" else ""
+    zero_note = (rf"{n_zero}\ /\ {hidden.size}\ {_word('eq.hidden_units', lang)} = 0"
+                 if info.activation == "relu" else "")
     return Step("step.ffn", shape_str(trace[hidden_name].shape),
                 _lines(rf"\text{{FFN}}(x) = {act}(xW_1 + b_1)\,W_2 + b_2,\quad "
                        rf"W_1 \in \mathbb{{R}}^{{{info.d_model}\times {info.d_ff}}}",

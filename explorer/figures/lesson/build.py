@@ -20,6 +20,7 @@ from explorer.figures.lesson.encoder import (
     _ids_step,
     _multihead_step,
     _position_step,
+    _qkv_step,
     _scores_step,
     _softmax_step,
     _tokens_step,
@@ -31,10 +32,11 @@ from explorer.figures.lesson.steps import LessonStep, available
 from explorer.figures.lesson.view import PAGE_TITLES, StepView
 from explorer.i18n import md_escape, t
 
-_FOLLOWS_ONE_QUERY = {"scores", "softmax", "scaling", "values", "addnorm", "ffn"}
+_FOLLOWS_ONE_QUERY = {"qkv", "scores", "softmax", "scaling", "values", "addnorm", "ffn"}
 
 BUILDERS: dict[str, Callable[[LessonStep, LessonData, str], StepView]] = {
     "tokens": _tokens_step, "ids": _ids_step, "embedding": _embedding_step, "position": _position_step,
+    "qkv": _qkv_step,
     "scores": _scores_step, "softmax": _softmax_step, "values": _values_step, "multihead": _multihead_step,
     "addnorm": _addnorm_step, "ffn": _ffn_step, "encoder_layer": _encoder_layer_step, "causal_mask": _causal_step,
     "cross_attention": _cross_step, "next_token": _next_token_step, "full_picture": _full_picture_step,

@@ -36,7 +36,7 @@ def task_note(step_id: str, data: LessonData, lang: str) -> str:
 def _causal_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     p = causal_position(data)
     masked = data.trace.numpy(attention_name(AttentionKind.DECODER_SELF, 0, "masked_scores"))[0]
-    latex = chain_step(attention_steps(data.trace, "decoder", 0, "self_attn", 0, p, 0, data.info),
+    latex = chain_step(attention_steps(data.trace, "decoder", 0, "self_attn", 0, p, 0, data.info, lang),
                         "step.mask").latex
     fig = figures.attention_heatmap(masked, data.tgt_tokens, data.tgt_tokens, title=t("lesson.causal_mask.fig", lang),
                                     lang=lang, value_title=t("fig.score", lang), diverging=True)

@@ -107,8 +107,32 @@ def _position_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
         step, step_title(step, lang), body, shape_str(pos.shape), latex, figure=fig)
 
 
-def _chain(data: LessonData, query: int, key: int):
-    return encoder_chain(data.trace, FOCUS_LAYER, focus_head(data), query, key, data.info)
+def _chain(data: LessonData, query: int, key: int, lang: str = "en"):
+    return encoder_chain(data.trace, FOCUS_LAYER, focus_head(data), query, key, data.info, lang)
+
+
+def _qkv_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
+    """Before the scores: every token's vector is projected three times (W^Q, W^K, W^V), what it looks for,
+    what it offers, what it hands over; then each is split into h heads of d_k. Pre-LN models project
+    LayerNorm(X) (the traced norm1), post-LN models the layer input X."""
+    i, head = focus_query(data), focus_head(data)
+    d, h, d_k, n = data.info.d_model, data.info.n_heads, data.d_k, data.n_src
+    chain = _chain(data, i, strongest_key_answer(data, i), lang)
+    qkv, split = chain_step(chain, "step.qkv"), chain_step(chain, "step.split")
+    latex = r"\begin{gathered}" + _inner(qkv.latex) + r" \\ " + _inner(split.latex) + r"\end{gathered}"
+    p = Head(AttentionKind.ENCODER_SELF, FOCUS_LAYER, head)
+    panels = [(t(f"lesson.qkv.panel_{x}", lang), data.trace.numpy(p.name(x))[head]) for x in ("q", "k", "v")]
+    fig = figures.vectors_heatmap(panels, data.src_tokens, title=t("lesson.qkv.fig", lang, head=head),
+                                  lang=lang, shared_scale=True)
+    body = step_body(step, lang, d=d, h=h, d_k=d_k, n=n)
+    body += "\n\n" + t("lesson.qkv.pre_ln" if data.info.norm_first else "lesson.qkv.post_ln", lang)
+    return StepView(step, step_title(step, lang), body, shape_str(data.trace[p.name("q")].shape), latex,
+                    figure=fig)
+
+
+def _inner(latex: str) -> str:
+    """An equation's lines without their own `gathered` (to stack two steps' equations in one)."""
+    return latex.replace(r"\begin{gathered}", "").replace(r"\end{gathered}", "")
 
 
 def _scores_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
@@ -116,7 +140,7 @@ def _scores_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     head = focus_head(data)
     scores = data.trace.numpy(attention_name(AttentionKind.ENCODER_SELF, FOCUS_LAYER, "scores"))[head][i]
     j = int(np.argmax(scores))
-    latex = chain_step(_chain(data, i, j), "step.scores").latex
+    latex = chain_step(_chain(data, i, j, lang), "step.scores").latex
     title = t("lesson.scores.fig", lang, token=plain(data.src_tokens[i]), head=head)
     fig = row_bars(scores, data.src_tokens, j, title=title, lang=lang, value_title=t("fig.score", lang), bounded=False)
     s, d_k = q_shape_answer(data)
@@ -131,7 +155,7 @@ def _softmax_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     head = focus_head(data)
     weights = data.trace.numpy(attention_name(AttentionKind.ENCODER_SELF, FOCUS_LAYER, "weights"))[head][i]
     j = strongest_key_answer(data, i)
-    latex = chain_step(_chain(data, i, j), "step.softmax").latex
+    latex = chain_step(_chain(data, i, j, lang), "step.softmax").latex
     title = t("lesson.softmax.fig", lang, token=plain(data.src_tokens[i]), head=head)
     fig = row_bars(weights, data.src_tokens, j, title=title, lang=lang, value_title=t("fig.weight", lang),
                     bounded=True)
@@ -148,7 +172,7 @@ def _values_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     head = focus_head(data)
     v = data.trace.numpy(p.name("v"))[head]
     context = data.trace.numpy(p.name("context"))[head]
-    latex = chain_step(_chain(data, i, strongest_key_answer(data, i)), "step.context").latex
+    latex = chain_step(_chain(data, i, strongest_key_answer(data, i), lang), "step.context").latex
     fig = figures.vectors_heatmap([("V", v), (t("lesson.values.panel", lang), context)], data.src_tokens,
                                   title=step_title(step, lang), lang=lang, shared_scale=True)
     return StepView(
@@ -158,10 +182,11 @@ def _values_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
 
 def _multihead_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     i = focus_query(data)
-    chain = _chain(data, i, strongest_key_answer(data, i))
+    chain = _chain(data, i, strongest_key_answer(data, i), lang)
     d, h, d_k = data.info.d_model, data.info.n_heads, data.d_k
     # each head has its own W_i^Q (d x d_k); the code stores the h of them side by side as one d x d matrix
-    per_head = (rf"\text{{head}}_i = \text{{Attention}}(XW_i^Q, XW_i^K, XW_i^V),\ "
+    x = r"\hat X" if data.info.norm_first else "X"  # pre-LN: the heads project LayerNorm(X)
+    per_head = (rf"\text{{head}}_i = \text{{Attention}}({x}W_i^Q, {x}W_i^K, {x}W_i^V),\ "
                 rf"W_i^Q \in \mathbb{{R}}^{{{d}\times {d_k}}}"
                 rf",\ W^Q = [W_0^Q \cdots W_{{{h - 1}}}^Q] \in \mathbb{{R}}^{{{d}\times {d}}}")
     latex = r"\begin{gathered}" + per_head + r" \\ " + chain_step(chain, "step.concat").latex + r" \\ " + \
@@ -180,7 +205,8 @@ def _multihead_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
 def _addnorm_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     i = focus_query(data)
     prefix = partial(layer_name, "encoder", FOCUS_LAYER)
-    latex = chain_step(_chain(data, i, 0), "step.addnorm1_pre" if data.info.norm_first else "step.addnorm1").latex
+    latex = chain_step(_chain(data, i, 0, lang),
+                       "step.addnorm1_pre" if data.info.norm_first else "step.addnorm1").latex
     trace = data.trace
     if data.info.norm_first:  # pre-LN: the norm comes first, the sum is the sublayer's output
         panels = [("x", trace.numpy(prefix("in"))), ("LayerNorm(x)", trace.numpy(prefix("norm1"))),
@@ -199,7 +225,7 @@ def _addnorm_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
 def _ffn_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     i = focus_query(data)
     prefix = partial(layer_name, "encoder", FOCUS_LAYER)
-    latex = ffn_step(data.trace, ENCODER_LAYER_PREFIX, i, data.info).latex
+    latex = ffn_step(data.trace, ENCODER_LAYER_PREFIX, i, data.info, lang).latex
     fig = figures.activation_heatmap(data.trace.numpy(prefix("ffn.hidden")), data.src_tokens,
                                      title=step_title(step, lang), lang=lang, col_title=t("fig.hidden_unit", lang),
                                      value_title=t("fig.activation", lang))

@@ -30,6 +30,7 @@ _PATH: tuple[tuple[str, str, bool], ...] = (
     ("position", "pages/embeddings.py", False),
     ("sinusoids", "pages/embeddings.py", False),
     ("why_attention", "pages/history.py", False),
+    ("qkv", "pages/encoder.py", False),
     ("scores", "pages/encoder.py", False),
     ("softmax", "pages/encoder.py", False),
     ("scaling", "pages/encoder.py", False),
