@@ -87,6 +87,34 @@ def probe_choice(task: str, text: str, tokenizer) -> ProbeChoice:
 
 
 # ------------------------------------------------------------------------------------------------
+# Which run the page shows
+
+def run_key(job) -> str:
+    """Names one run of a job: the local manager's job ids are new for every run; the queue's are the recipe's
+    name, a new `run` id each time the recipe starts again."""
+    return f"{job.id}@{getattr(job, 'run', '')}"
+
+
+def shown_job(manager, recipe: LabRecipe, own_id: str | None, left: str | None):
+    """The run /train shows: the run this session started while it trains; else the form's recipe's run, as every
+    session on every server sees it (running, or how its last run ended), without pressing Start, unless this
+    session left that very run (Stop while others watched); else the run this session started, ended. None: the
+    empty form. `left` is run_key of the run this session left."""
+    own = manager.get(own_id) if own_id else None
+    if own is not None and own.state in lab_jobs.ACTIVE:
+        return own
+    found = manager.find(recipe)
+    if found is not None and run_key(found) != left:
+        return found
+    return own
+
+
+def shown_signature(job) -> tuple[str, str] | None:
+    """What the page drew for its run (which run, in which state): a change means a new page run."""
+    return None if job is None else (run_key(job), job.state)
+
+
+# ------------------------------------------------------------------------------------------------
 # A job's status, as the figures and lines want it
 
 def curve_points(snapshots) -> list[dict]:

@@ -43,6 +43,7 @@ ensure_frame()
 POLL_S = 1.0  # how often a watching page asks the job for news
 PLAY_S = 0.8  # replay speed: one snapshot per this many seconds
 UNAVAILABLE_POLL_S = 3.0  # how often a page asks whether the queue (Redis) is back
+IDLE_POLL_S = 2.0  # how often a page without a run in progress looks for one of its recipe (started anywhere)
 # The page's URL: a link can preset the recipe (read on the first visit); max_steps ends runs early (tests,
 # demos); run replays a saved run.
 URL = UrlState("lab", choice("task", lab_service.lab_task_names(), "ko-en", state_key="lab_task"),
@@ -452,7 +453,8 @@ def lab_controls(manager, session: str) -> None:
             st.session_state.pop("_lab_stopping", None)
         except lab_jobs.QueueFull:
             st.warning(tr("lab.queue_full", n=manager.max_queued))
-    job = manager.get(st.session_state["_lab_job"]) if "_lab_job" in st.session_state else None
+    # Every session on every server sees the form's recipe's run without pressing Start (lab_service.shown_job)
+    job = shown_job(manager, recipe)
     active = job is not None and job.state in lab_jobs.ACTIVE
     stop_col.button(tr("lab.stop"), icon=":material/stop:", key="lab_stop", disabled=not active,
                     on_click=st.session_state.update, kwargs={"_lab_stop_clicked": True})
@@ -460,17 +462,37 @@ def lab_controls(manager, session: str) -> None:
         outcome = manager.stop(job.id, session)
         if outcome == "left":
             st.session_state.pop("_lab_job", None)
+            st.session_state["_lab_left"] = lab_service.run_key(job)  # not shown again here; a new run is
             st.info(tr("lab.stop_left"))
             job = None
         elif outcome == "cancelled":
             st.session_state["_lab_stopping"] = job.id  # one message now ("stopping"), one when it has stopped
             job = manager.get(job.id)
-    if job is not None:
-        if job.state in lab_jobs.ACTIVE:
-            show_live(job, manager, session)
-        else:
+    if job is not None and job.id != st.session_state.get("_lab_job"):
+        st.caption(tr("lab.shared_run"))
+    if job is not None and job.state in lab_jobs.ACTIVE:
+        show_live(job, manager, session)
+    else:
+        if job is not None:
             show_finished(job)
+        watch_for_runs(manager, recipe, lab_service.shown_signature(job))
     finished_list(manager)
+
+
+def shown_job(manager, recipe: LabRecipe):
+    return lab_service.shown_job(manager, recipe, st.session_state.get("_lab_job"), st.session_state.get("_lab_left"))
+
+
+@st.fragment(run_every=IDLE_POLL_S)
+def watch_for_runs(manager, recipe: LabRecipe, shown: tuple[str, str] | None) -> None:
+    """While the page shows no run in progress: a run of the form's recipe started anywhere (this server or
+    another sharing the queue), or a new run of it, brings the page up to date. One small read every IDLE_POLL_S."""
+    try:
+        now = lab_service.shown_signature(shown_job(manager, recipe))
+    except StoreUnavailable:
+        return  # the next full run says so
+    if now != shown:
+        st.rerun(scope="app")
 
 
 page_header("lab.title", "lab.intro")

@@ -1,4 +1,5 @@
-"""Real servers for tests: redis-server on a free loopback port, stopped when the test session ends.
+"""Real servers for tests: redis-server on a free loopback port, stopped when the test session ends; a real lab
+worker process.
 
 No fakes: the Redis backends (live classes, the lab's queue) are tested against Debian's redis-server,
 which `.ci/run` installs. Without it the Redis tests are skipped with the reason, except under CI=true,
@@ -12,10 +13,14 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:
@@ -72,3 +77,18 @@ def running_redis(cpus: set[int] | None = None) -> Iterator[tuple[str, subproces
         yield f"redis://127.0.0.1:{port}/0", process
     finally:
         stop_process(process)
+
+
+@contextlib.contextmanager
+def lab_worker(url: str, lab_models: Path, name: str, *extra: str) -> Iterator[subprocess.Popen]:
+    """A real lab worker (`python -m transformer_core worker`) on the Redis at `url`, saving into `lab_models`;
+    stopped (SIGTERM, then SIGKILL after 20 s) when the block ends, unless the test ended it itself."""
+    env = {**os.environ, "TRANSFORMER_EXPLORER_REDIS_URL": url, "TRANSFORMER_EXPLORER_LAB_MODELS": str(lab_models),
+           "HF_HUB_OFFLINE": "1"}
+    process = subprocess.Popen([sys.executable, "-m", "transformer_core", "worker", "--name", name, *extra],
+                               cwd=ROOT, env=env)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            stop_process(process, timeout=20)

@@ -11,14 +11,13 @@ import contextlib
 import os
 import re
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.browser_helpers import EXCEPTION, launch, page_url, require_chromium, streamlit_server
-from tests.servers import free_port, require_binary, running_redis, stop_process, wait_for_port
+from tests.servers import free_port, lab_worker, require_binary, running_redis, stop_process, wait_for_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -73,17 +72,6 @@ def running_nginx(config: str, folder: Path, port: int):
         yield f"http://127.0.0.1:{port}"
     finally:
         stop_process(process)  # SIGTERM: nginx's fast shutdown (master and its worker)
-
-
-@contextlib.contextmanager
-def lab_worker(url: str, lab_models: Path, name: str):
-    env = {**os.environ, "TRANSFORMER_EXPLORER_REDIS_URL": url, "TRANSFORMER_EXPLORER_LAB_MODELS": str(lab_models),
-           "HF_HUB_OFFLINE": "1"}
-    process = subprocess.Popen([sys.executable, "-m", "transformer_core", "worker", "--name", name], cwd=ROOT, env=env)
-    try:
-        yield process
-    finally:
-        stop_process(process, timeout=20)
 
 
 def clock_seconds(text: str) -> int:

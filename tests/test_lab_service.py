@@ -102,3 +102,36 @@ def test_a_saved_run_reads_back_as_its_replay(lab_models_folder):
     assert run.task == "copy" and run.steps == 6 and run.metrics["n"] == 8
     assert [step for step, _ in run.history] == list(range(1, 7))
     assert run.snapshots and run.snapshots[-1].step == 6 and run.source.startswith("demo@")
+
+
+class _Manager:
+    """get/find of a job manager over a few jobs (lab_service.shown_job reads nothing else)."""
+
+    def __init__(self, *jobs) -> None:
+        self.jobs = {job.id: job for job in jobs}
+
+    def get(self, job_id):
+        return self.jobs.get(job_id)
+
+    def find(self, recipe):
+        return next((job for job in self.jobs.values() if job.recipe == recipe), None)
+
+
+def test_the_page_shows_the_forms_recipes_run_without_start_unless_its_own_run_trains_or_it_left_that_run():
+    from transformer_core.training.jobs import DONE, FAILED, RUNNING, Job
+
+    recipe, other = LabRecipe(task="copy", preset="tiny"), LabRecipe(task="sort", preset="tiny")
+    theirs = Job(recipe=recipe, owner="teacher", id="a", state=RUNNING)
+    manager = _Manager(theirs)
+    assert lab_service.shown_job(manager, recipe, None, None) is theirs  # no Start pressed: the class's run
+    assert lab_service.shown_job(manager, other, None, None) is None  # another recipe: the empty form
+    assert lab_service.shown_job(manager, recipe, None, lab_service.run_key(theirs)) is None  # left it (Stop)
+    mine = Job(recipe=other, owner="me", id="b", state=RUNNING)
+    manager = _Manager(theirs, mine)
+    assert lab_service.shown_job(manager, recipe, "b", None) is mine  # its own run while it trains
+    mine.state = DONE
+    assert lab_service.shown_job(manager, recipe, "b", None) is theirs  # ended: the form's recipe's run
+    theirs.state = FAILED
+    assert lab_service.shown_job(manager, recipe, None, None) is theirs  # how the last run ended
+    assert lab_service.shown_job(manager, other, "b", None) is mine
+    assert lab_service.shown_signature(theirs) == ("a@", FAILED) and lab_service.shown_signature(None) is None

@@ -355,6 +355,8 @@ class RedisJobManager:
         with job.lock:
             job.state = fields.get("state", job.state)
             job.set_phase(fields.get("phase", job.phase))
+            if fields.get("phase_since") and fields.get("phase") == job.phase:  # the worker's, not this server's
+                job.phase_since = float(fields["phase_since"])
             job.worker = fields.get("worker", "")
             job.owner = fields.get("owner", job.owner)
             job.started = float(fields["started"]) if fields.get("started") else None
@@ -482,8 +484,8 @@ class _Outbox:
     def progress(self, progress: dict) -> None:
         if progress.get("phase", self.phase) != self.phase:  # a phase change is written to the job hash too
             self.phase = progress["phase"]
-            with contextlib.suppress(redis.RedisError):
-                self.client.hset(self.key, "phase", self.phase)
+            with contextlib.suppress(redis.RedisError):  # when it began too: every server's clock counts from it
+                self.client.hset(self.key, mapping={"phase": self.phase, "phase_since": time.time()})
         if "step" not in progress:  # a phase change alone: always sent
             self.flush()
             self.send("progress", json.dumps(progress))
@@ -531,7 +533,9 @@ def claim(client: redis.Redis, job_id: str, run: str, worker: str) -> bool:
                 pipe.unwatch()
                 return False
             pipe.multi()
-            pipe.hset(key, mapping={"state": RUNNING, "worker": worker, "started": time.time(), "phase": STARTING})
+            now = time.time()
+            pipe.hset(key, mapping={"state": RUNNING, "worker": worker, "started": now, "phase": STARTING,
+                                    "phase_since": now})
             pipe.execute()
             return True
         except redis.WatchError:
