@@ -10,7 +10,7 @@ import pytest
 from transformer_core.data import english, generate_pairs, hangul, is_held_out, reverse_examples
 from transformer_core.data.charset import reverse_characters
 from transformer_core.data.ko_en import (
-    EXTENDED_GRAMMARS,
+    GRAMMAR,
     REGISTERS,
     TENSES,
     adjective_words,
@@ -25,7 +25,7 @@ from transformer_core.data.ko_en import (
     verb_words,
     word_tokens,
 )
-from transformer_core.data.ko_en_everyday import cuts_as_typed, stream_korean_words
+from transformer_core.data.ko_en_everyday import stream_korean_words
 from transformer_core.data.lexicon import ADJECTIVES, ALL_VERBS, CORE, FULL, NOUN_BY_KO, NUMBERS, TOOLS
 from transformer_core.data.tokenization import build_ko_en_tokenizer
 from transformer_core.data.vocabulary import ko_en_vocabulary
@@ -421,8 +421,8 @@ def test_lexicon_has_no_duplicate_korean_entries():
 
 def cut_otherwise(grammar: str) -> list[tuple[tuple[str, ...], list[str]]]:
     """The grammar's Korean words that its own tokenizer cuts into other pieces than the grammar's stream writes
-    them (for a grammar that cuts as typed, EverydayGrammar.TYPED_CUT, the words as it re-cuts them)."""
-    tokenizer = build_ko_en_tokenizer(grammar=grammar)
+    them (the grammar's stream cuts as typed, EverydayGrammar.TYPED_CUT: the words as it re-cuts them)."""
+    tokenizer = build_ko_en_tokenizer(core=grammar == "core")
     words = sorted(stream_korean_words(grammar))
     by_text: dict[str, set] = defaultdict(set)
     for word in words:
@@ -433,20 +433,8 @@ def cut_otherwise(grammar: str) -> list[tuple[tuple[str, ...], list[str]]]:
             if tokenizer.convert_ids_to_tokens(ids) != word_tokens(w)]
 
 
-# The grammars whose stream cuts each word as typed (TYPED_CUT): their words too must be the tokenizer's own cut.
-CUT_AS_TYPED = [grammar for grammar in EXTENDED_GRAMMARS if cuts_as_typed(grammar)]
-
-
-@pytest.mark.parametrize("grammar", ["full", *CUT_AS_TYPED])
+@pytest.mark.parametrize("grammar", ["core", GRAMMAR])
 def test_every_word_splits_into_the_grammars_own_pieces(grammar):
     """Typed text is cut by the tokenizer exactly as the grammar built it (no word segments two ways)."""
     wrong = cut_otherwise(grammar)
     assert not wrong, wrong[:10]
-
-
-@pytest.mark.xfail(strict=True, reason="known: WordPiece's longest match cuts 48 of learner4's 108,600 words "
-                   "otherwise (가는 -> 가는 'thin', 가게 -> 가게 'store', 가지만 -> <unk>) and its TYPED_CUT is off "
-                   "(its stream stays as models were trained on it); docs/models.md")
-def test_every_learner4_word_splits_into_the_grammars_own_pieces():
-    wrong = cut_otherwise("learner4")
-    assert not wrong, (len(wrong), wrong[:10])

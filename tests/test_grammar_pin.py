@@ -10,7 +10,7 @@ from __future__ import annotations
 from tests.grammar_checks import stream_sha256, vocabulary_sha256
 from transformer_core.data.vocabulary import ko_en_vocabulary
 
-GRAMMAR = "learner10"
+GRAMMAR = "everyday-korean"  # "learner10" until issue 49 (an alias still)
 STREAM_SHA256 = "69ebf294f69095f749dfb527c8006366101d0ed4b2c95db6dde919f6142878d1"
 VOCABULARY_SHA256 = "cb8c4af7222b5654048b654b702d103290c24872b2208c5177599b86f109956e"
 VOCABULARY_SIZE = 17071
@@ -24,3 +24,7 @@ def test_the_vocabulary_holds_the_bundled_models_ids():
     vocabulary = ko_en_vocabulary(grammar=GRAMMAR)
     assert len(vocabulary) == VOCABULARY_SIZE
     assert vocabulary_sha256(vocabulary) == VOCABULARY_SHA256
+
+
+def test_the_bundled_models_old_name_is_the_grammar():
+    assert ko_en_vocabulary(grammar="learner10") == ko_en_vocabulary(grammar=GRAMMAR)

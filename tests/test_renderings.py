@@ -10,6 +10,7 @@ import json
 import pytest
 
 import transformer_core
+from transformer_core.data.ko_en import GRAMMAR
 from transformer_core.data.ko_en_everyday import ko_en_grammar
 from transformer_core.data.recogniser import grammar_words
 from transformer_core.data.renderings import (
@@ -58,9 +59,9 @@ def test_every_grammar_a_model_trains_on_has_its_table(grammar):
 
 def test_the_table_holds_what_the_lexicon_writes_for_each_noun():
     """The lexicon's own English (singular or plural, its last word: 'felt-tip pen' -> pen) is among the
-    renderings the alignments gave, for nearly every noun of learner5 that the table checks."""
-    table = renderings("learner5")
-    nouns = [noun for noun in grammar_words("learner5").common_nouns if noun.ko in table]
+    renderings the alignments gave, for nearly every noun of the grammar that the table checks."""
+    table = renderings(GRAMMAR)
+    nouns = [noun for noun in grammar_words(GRAMMAR).common_nouns if noun.ko in table]
     missing = [(noun.ko, noun.en) for noun in nouns
                if not {english_words(noun.en)[-1], english_words(noun.plural)[-1]} & table[noun.ko]]
     print(f"{len(missing)} of {len(nouns)} nouns lack their lexicon English: {missing[:10]}")
@@ -71,17 +72,16 @@ def test_the_table_holds_what_the_lexicon_writes_for_each_noun():
 def test_the_stored_table_is_what_the_grammar_builds():
     """The first 3,000 training-side sentences of the stored table's own stream (its seed) give no rendering the
     table lacks: the JSON is not stale after a change of the lexicon or the grammar."""
-    seed = json.loads(path_of("learner5").read_text(encoding="utf-8"))["seed"]
-    fresh = build("learner5", n=3000, seed=seed)["nouns"]
-    stored = renderings("learner5")
+    seed = json.loads(path_of(GRAMMAR).read_text(encoding="utf-8"))["seed"]
+    fresh = build(GRAMMAR, n=3000, seed=seed)["nouns"]
+    stored = renderings(GRAMMAR)
     assert fresh
     extra = {piece: set(words) - stored.get(piece, set()) for piece, words in fresh.items()}
     extra = {piece: words for piece, words in extra.items() if words and piece in stored}
     assert extra == {}
 
 
-@pytest.mark.parametrize("grammar", ["learner5", "learner8", "learner9", "learner10"])
-def test_gold_translations_of_held_out_sentences_keep_their_nouns(grammar):
+def test_gold_translations_of_held_out_sentences_keep_their_nouns(grammar=GRAMMAR):
     """The check's own false alarms: a correct translation (the grammar's gold) names a lost noun in at most 1 %
     of 500 held-out sentences, which the table was never built from."""
     from transformer_core.data.tokenization import build_ko_en_tokenizer

@@ -141,18 +141,8 @@ def test_bundled_ko_en_tokenizer_matches_the_code():
 
     directory = models_dir() / "ko-en-toy"
     bundled = load_tokenizer(directory)
-    grammar = json.loads((directory / "config.json").read_text(encoding="utf-8")).get("grammar") or "full"
+    grammar = json.loads((directory / "config.json").read_text(encoding="utf-8"))["grammar"]
     assert bundled.get_vocab() == build_ko_en_tokenizer(grammar=grammar).get_vocab()
-
-
-def test_the_everyday_vocabulary_keeps_the_full_grammars_ids():
-    """New tokens are appended, so a model of the full grammar can continue training on the everyday one."""
-    from transformer_core.data.tokenization import build_ko_en_tokenizer
-
-    full = build_ko_en_tokenizer(grammar="full").get_vocab()
-    everyday = build_ko_en_tokenizer(grammar="everyday").get_vocab()
-    assert all(everyday[token] == index for token, index in full.items())
-    assert {"##고", "##지만", "##면서", "##세요", "Let's", "o'clock"} <= set(everyday) - set(full)
 
 
 def test_bundled_reverse_tokenizer_matches_the_code():

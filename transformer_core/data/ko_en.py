@@ -785,16 +785,38 @@ def join_noun_phrases(first: NounPhrase, second: NounPhrase) -> NounPhrase:
     return NounPhrase(phrase, 3, True)
 
 
-# The grammars on the everyday constructions (ko_en_everyday.py), in order: each grows the one before it (its
-# lexicon additions, its vocabulary at the end). The one list of them; the others derive from it.
+# THE grammar: the one the bundled models were trained on (config.json "grammar"). Its old name "learner10", which
+# the bundled models' config.json files still carry, is an alias. "core" is its compact core (the lab trains on it).
+GRAMMAR = "everyday-korean"
+GRAMMAR_ALIASES = {"learner10": GRAMMAR}
+GRAMMAR_NAMES = ("core", GRAMMAR)
+# The stages the grammar grew through, in order (the earlier ones were grammars of their own until issue 49; git
+# keeps them, and the model cards name the commit of each). Data is keyed by them: stage S reads the lexicon
+# additions files of every stage up to S (lexicon.py), and its rule tables are on for S and after. Only
+# the last stage is selectable: as GRAMMAR.
 EXTENDED_GRAMMARS = ("everyday", "learner", "learner2", "learner3", "learner4", "learner5", "learner6", "learner7",
                      "learner8", "learner9", "learner10")
-GRAMMAR_NAMES = ("core", "full", *EXTENDED_GRAMMARS)
+LAST_STAGE = EXTENDED_GRAMMARS[-1]
 
 
-def generate_pairs(n: int, seed: int = 0, core: bool = False, grammar: str = "full") -> list[SentencePair]:
-    """`n` sentence pairs, the same for the same seed (`core=True`: from the core grammar; `grammar`:
-    "full", or "everyday" / "learner" / "learner2" / "learner3": ko_en_everyday.generate_pairs)."""
-    if grammar in EXTENDED_GRAMMARS and not core:
-        raise ValueError(f"the {grammar} grammar's pairs come from ko_en_everyday.generate_pairs")
+def grammar_name(name: str) -> str:
+    """`name` as the grammar's own name: GRAMMAR (or its alias "learner10") -> GRAMMAR, "core" -> "core"; any
+    other name (an earlier stage, "full", "everyday") is no grammar of this tree: ValueError."""
+    name = GRAMMAR_ALIASES.get(name, name)
+    if name not in GRAMMAR_NAMES:
+        raise ValueError(f"unknown grammar {name!r}; expected {GRAMMAR!r} (or its old name 'learner10') or 'core'; "
+                         "the grammar's earlier stages live in git (see the model cards)")
+    return name
+
+
+def stage_of(name: str) -> str:
+    """The stage whose data a grammar name reads: "core" -> "core", GRAMMAR (or an alias) -> LAST_STAGE."""
+    name = grammar_name(name)
+    return "core" if name == "core" else LAST_STAGE
+
+
+def generate_pairs(n: int, seed: int = 0, core: bool = False) -> list[SentencePair]:
+    """`n` sentence pairs of the base constructions (KoEnGrammar over the full lexicon: the texts of the reverse
+    and speech-level tasks), the same for the same seed; `core=True`: the compact core the lab trains on. THE
+    grammar's pairs: ko_en_everyday.generate_pairs."""
     return KoEnGrammar(seed, core=core).samples(n)

@@ -22,7 +22,7 @@ from typing import ClassVar, NamedTuple
 
 from transformer_core.data import english, hangul
 from transformer_core.data.ko_en import (
-    GRAMMAR_NAMES,
+    GRAMMAR,
     REGISTERS,
     KoEnGrammar,
     NounPhrase,
@@ -37,6 +37,7 @@ from transformer_core.data.ko_en import (
     pieces_of_words,
     predicate_word,
     pronoun_phrase,
+    stage_of,
     word_tokens,
 )
 from transformer_core.data.ko_en_forms import (
@@ -4146,19 +4147,14 @@ def typed_cut(pair: SentencePair, vocabulary: frozenset[str]) -> SentencePair | 
     return SentencePair(tuple(pieces), pair.target, alignment, pair.source_words, pair.word_alignment)
 
 
-def cuts_as_typed(grammar: str) -> bool:
-    """Whether grammar `grammar`'s stream cuts each word as typed (its class's TYPED_CUT)."""
-    return getattr(type(ko_en_grammar(0, grammar)), "TYPED_CUT", False)
-
-
-def stream_korean_words(grammar: str) -> set[Word]:
-    """The Korean words grammar `grammar`'s stream writes: vocabulary.korean_words (the pieces that make the
-    vocabulary) or, for a grammar whose stream cuts each word as typed (TYPED_CUT), each of them as the tokenizer
-    cuts its text, without the words it would turn into <unk> (never drawn)."""
+def stream_korean_words(grammar: str = GRAMMAR) -> set[Word]:
+    """The Korean words grammar `grammar`'s stream writes: each word the grammar writes (vocabulary.korean_words,
+    the pieces that make the vocabulary) as the tokenizer cuts its text (the stream cuts each word as typed:
+    TYPED_CUT), without the words it would turn into <unk> (never drawn). The core's: its words as written."""
     from transformer_core.data.vocabulary import ko_en_vocabulary, korean_words
 
     written = korean_words(grammar=grammar)
-    if not cuts_as_typed(grammar):
+    if stage_of(grammar) == "core":
         return written
     vocabulary = frozenset(ko_en_vocabulary(False, grammar))
     return {typed for typed in (typed_word(word, vocabulary) for word in written) if typed is not None}
@@ -4175,48 +4171,14 @@ def _words_of(pieces: tuple[str, ...]) -> list[tuple[str, ...]]:
     return words
 
 
-def generate_everyday_pairs(n: int, seed: int = 0) -> list[SentencePair]:
-    return EverydayGrammar(seed).samples(n)
+def ko_en_grammar(seed: int = 0, name: str = GRAMMAR) -> KoEnGrammar:
+    """The grammar `name` (ko_en.grammar_name): GRAMMAR ("everyday-korean", also by its old name "learner10") or
+    "core" (its compact core, the lab's). Each seed keeps its own random stream."""
+    if stage_of(name) == "core":
+        return KoEnGrammar(seed, core=True)
+    return Learner10Grammar(seed)
 
 
-
-
-def ko_en_grammar(seed: int = 0, name: str = "full") -> KoEnGrammar:
-    """The grammar `name`: "core" (the lab's compact core), "full" (the grammar models trained before the everyday
-    grammar were trained on; also "" for config.json files without a "grammar" field), "everyday" (full + the learner
-    constructions), "learner" (the everyday constructions over the learner lexicon too) or "learner2" (and the learner
-    lexicon's second round) or "learner3" (and the syllabus constructions and the third round), "learner4", "learner5"
-    "learner6", "learner7" or "learner8" (and the syllabus items the one before lacked). Each keeps its own random
-    stream."""
-    name = name or "full"
-    if name == "everyday":
-        return EverydayGrammar(seed)
-    if name == LEARNER_GRAMMAR:
-        return LearnerGrammar(seed)
-    if name == LEARNER2_GRAMMAR:
-        return Learner2Grammar(seed)
-    if name == LEARNER3_GRAMMAR:
-        return Learner3Grammar(seed)
-    if name == LEARNER4_GRAMMAR:
-        return Learner4Grammar(seed)
-    if name == LEARNER5_GRAMMAR:
-        return Learner5Grammar(seed)
-    if name == LEARNER6_GRAMMAR:
-        return Learner6Grammar(seed)
-    if name == LEARNER7_GRAMMAR:
-        return Learner7Grammar(seed)
-    if name == LEARNER8_GRAMMAR:
-        return Learner8Grammar(seed)
-    if name == LEARNER9_GRAMMAR:
-        return Learner9Grammar(seed)
-    if name == LEARNER10_GRAMMAR:
-        return Learner10Grammar(seed)
-    if name not in GRAMMAR_NAMES:
-        raise ValueError(f"unknown grammar {name!r}; expected one of {', '.join(GRAMMAR_NAMES)}")
-    return KoEnGrammar(seed, core=name == "core")
-
-
-def generate_pairs(n: int, seed: int = 0, core: bool = False, grammar: str = "full") -> list[SentencePair]:
-    """`n` sentence pairs of grammar `grammar` ("full", "everyday", "learner", "learner2" or "learner3";
-    core=True: the core)."""
+def generate_pairs(n: int, seed: int = 0, core: bool = False, grammar: str = GRAMMAR) -> list[SentencePair]:
+    """`n` sentence pairs of grammar `grammar` (ko_en_grammar; `core=True`: the compact core)."""
     return ko_en_grammar(seed, "core" if core else grammar).samples(n)

@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-from transformer_core.data.ko_en import EXTENDED_GRAMMARS
+from transformer_core.data.ko_en import GRAMMAR, stage_of
 
 LIST_PATH = Path(__file__).resolve().parent / "level1_words.json"
 PARTS = ("nouns", "verbs", "adjectives", "adverbs", "time_words", "numerals")
@@ -30,20 +30,20 @@ def level1_words() -> dict[str, list[str]]:
     return {part: list(raw[part]) for part in PARTS}
 
 
-def known_words(grammar: str) -> dict[str, set[str]]:
+def known_words(grammar: str = GRAMMAR) -> dict[str, set[str]]:
     """What grammar `grammar` knows of each part of speech, as dictionary forms: its lexicon's entries (the nouns and
     stems of its collocations, the noun part of its 하다 verbs too), the words its constructions write, and the
     lemmas a construction of its own says (ko_en_forms.CONSTRUCTION_LEMMAS: 모르다, 많다, 하나 ...)."""
     from transformer_core.data.ko_en_forms import CONSTRUCTION_LEMMAS, SYLLABUS5_GRAMMARS, grammar_lexicon
     from transformer_core.data.vocabulary import korean_words
 
-    lexicon = grammar_lexicon(grammar)
+    lexicon = grammar_lexicon(stage_of(grammar))
     written = {"".join(word) for word in korean_words(grammar=grammar)}
     collocations = lexicon.fixed_subject + lexicon.fixed_object
     adverbs = {ko for ko, _ in lexicon.degree_adverbs + lexicon.manner_adverbs}
     times = {" ".join(t.ko).removesuffix("에") for t in lexicon.time_words}
     times |= {"".join(t.ko).removesuffix("에") for t in lexicon.time_words}
-    lemmas = CONSTRUCTION_LEMMAS if grammar in SYLLABUS5_GRAMMARS else {}
+    lemmas = CONSTRUCTION_LEMMAS if stage_of(grammar) in SYLLABUS5_GRAMMARS else {}
     return {"nouns": {n.ko for n in lexicon.common_nouns + lexicon.places + lexicon.names}
             | {e.noun for e in collocations} | {v.prefix for v in lexicon.verbs if v.prefix},
             "verbs": {v.stem + "다" for v in lexicon.verbs} | {e.stem + "다" for e in collocations if e.action}
@@ -55,23 +55,19 @@ def known_words(grammar: str) -> dict[str, set[str]]:
             "numerals": {w for w in written if w in lemmas.get("numerals", ())}}  # standing alone, not 다섯 개
 
 
-def missing_words(grammar: str) -> dict[str, list[str]]:
+def missing_words(grammar: str = GRAMMAR) -> dict[str, list[str]]:
     """The first-level words grammar `grammar` lacks, by part of speech, in the list's order."""
     known = known_words(grammar)
     return {part: [word for word in words if word not in known[part]] for part, words in level1_words().items()}
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print what a grammar (the newest by default) lacks of the list, part of speech by part of speech."""
+    """Print what the grammar lacks of the list, part of speech by part of speech."""
     parser = argparse.ArgumentParser(prog="python -m transformer_core.data.level1_audit",
-                                     description="Which first-level core words (level1_words.json) a grammar's "
+                                     description="Which first-level core words (level1_words.json) the grammar's "
                                                  "lexicon lacks, one part of speech a line.")
-    parser.add_argument("grammar", nargs="?", default=EXTENDED_GRAMMARS[-1],
-                        help=f"one of {', '.join(EXTENDED_GRAMMARS)} (default: the newest)")
-    grammar = parser.parse_args(sys.argv[1:] if argv is None else argv).grammar
-    if grammar not in EXTENDED_GRAMMARS:
-        print(f"unknown grammar {grammar!r}; expected one of {', '.join(EXTENDED_GRAMMARS)}", file=sys.stderr)
-        return 2
+    parser.parse_args(sys.argv[1:] if argv is None else argv)
+    grammar = GRAMMAR
     words = level1_words()
     missing = missing_words(grammar)
     total = sum(map(len, words.values()))

@@ -6,14 +6,17 @@ translation. This module finds them: each Korean word is reduced to its *shape*,
 piece followed by its continuation pieces (먹었어요 -> P ##어요, 학교에 -> N ##에, 싶었다 -> 싶었 ##다), and
 a sentence is inside the grammar when every pair of neighbouring shapes (with ^ and $ at the ends) was
 written by the grammar. The pairs are collected from the grammar's own training side (`build`), stored
-beside this module (constructions_<grammar>.json), and a pair never seen names the two words around it.
+beside this module (constructions_<grammar>.json), and a pair never seen names the two words around it. The
+table only grows: a rebuild adds the pairs it sees to those stored (the grammar's table holds the pairs seen while
+building it at each stage the grammar grew through, learner4 to learner10 in git: a pair of an earlier stage too
+rare to be drawn again, 학생 세 명이 칼로, is still the grammar's).
 
 Classes of a first piece: N (nouns, names, places, pronoun stems, the noun part of 하다 verbs), NUM
 (numbers), T (time words), ADV (manner and degree adverbs), A (attributive adjectives), the piece itself
 for the grammar's function words (auxiliaries 싶/있/없/않/못하, 좀, 안, 못, 몇, 왜, 얼마, 그, 이, ...),
 and P (every other stem or predicate form). Pieces the vocabulary lacks are <unk> and reported as unknown words instead.
 
-    python -m transformer_core.data.recogniser build   # rewrite constructions_*.json (minutes)
+    python -m transformer_core.data.recogniser build   # add the pairs of a fresh build (minutes)
 """
 
 from __future__ import annotations
@@ -23,22 +26,13 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-from transformer_core.data.ko_en import CONTINUATION, DETERMINERS, EXTENDED_GRAMMARS
+from transformer_core.data.ko_en import CONTINUATION, DETERMINERS, GRAMMAR, GRAMMAR_ALIASES, stage_of
 from transformer_core.data.lexicon import CORE, Lexicon
 from transformer_core.data.splits import is_held_out
-from transformer_core.data.vocabulary import GRAMMARS as WHOLE_GRAMMARS
 
 DATA_DIR = Path(__file__).resolve().parent
-GRAMMARS = ("core", *WHOLE_GRAMMARS)
-BUILD_SENTENCES = {"core": 20_000, "full": 60_000, "everyday": 80_000, "learner": 300_000, "learner2": 300_000,
-                   "learner3": 300_000, "learner4": 400_000, "learner5": 400_000, "learner6": 400_000,
-                   "learner7": 400_000, "learner8": 400_000, "learner9": 400_000, "learner10": 400_000}
-# A grammar that writes every Korean sentence of another (its stream draws the other's kinds over a lexicon that
-# holds the other's) knows the other's pairs too: a pair of the older grammar too rare to be drawn while building
-# the newer table (학생 세 명이 칼로: 명 ##이 before N ##로, seen in learner4's 400,000 sentences, not in learner5's)
-# is not called outside. learner6 writes learner5's one-subject V-아서 as a sequence, the same Korean.
-INCLUDES = {"learner5": "learner4", "learner6": "learner5", "learner7": "learner6", "learner8": "learner7",
-            "learner9": "learner8", "learner10": "learner9"}
+GRAMMARS = ("core", GRAMMAR)
+BUILD_SENTENCES = {"core": 20_000, GRAMMAR: 400_000}
 FUNCTION_PIECES = frozenset({
     "싶", "싶었", "싶어", "싶을", "있", "있었", "있어", "있을", "없", "없었", "없어", "없을",
     "않", "않았", "않아", "않을", "못", "못했", "못해", "못할", "주", "줘", "좀", "안",
@@ -66,15 +60,11 @@ def canonical_piece(piece: str) -> str:
 
 
 def grammar_words(grammar: str) -> Lexicon:
-    if grammar == "core":
+    if stage_of(grammar) == "core":
         return CORE
-    if grammar in EXTENDED_GRAMMARS:
-        from transformer_core.data.ko_en_forms import grammar_lexicon
+    from transformer_core.data.ko_en_forms import grammar_lexicon
 
-        return grammar_lexicon(grammar)
-    from transformer_core.data.lexicon import FULL
-
-    return FULL
+    return grammar_lexicon(stage_of(grammar))
 
 
 @cache
@@ -107,7 +97,7 @@ def piece_classes(grammar: str) -> dict[str, str]:
         for noun in lex.common_nouns + lex.places + lex.names:
             if classes.get(noun.ko, "T") in ("T", "P", "A"):
                 classes[noun.ko] = "N"
-    if grammar in EXTENDED_GRAMMARS:
+    if stage_of(grammar) != "core":
         from transformer_core.data.ko_en_forms import AGES, NATIVE_ONE, SINO_FLOORS
 
         for ko, _ in (*AGES, *SINO_FLOORS, NATIVE_ONE, ("열한", ""), ("열두", "")):
@@ -138,20 +128,18 @@ def shape_pairs(pieces: list[str] | tuple[str, ...], grammar: str) -> list[tuple
 
 
 def path_of(grammar: str) -> Path:
-    return DATA_DIR / f"constructions_{grammar}.json"
+    return DATA_DIR / f"constructions_{GRAMMAR_ALIASES.get(grammar, grammar)}.json"
 
 
 @cache
 def known_pairs(grammar: str) -> frozenset[tuple[str, str]]:
-    """The shape pairs the grammar writes (from constructions_<grammar>.json, and those of the grammar it
-    INCLUDES)."""
+    """The shape pairs the grammar writes (from constructions_<grammar>.json)."""
     raw = json.loads(path_of(grammar).read_text(encoding="utf-8"))
-    pairs = frozenset((left, right) for left, right in raw["pairs"])
-    return pairs | known_pairs(INCLUDES[grammar]) if grammar in INCLUDES else pairs
+    return frozenset((left, right) for left, right in raw["pairs"])
 
 
 def has_recogniser(grammar: str) -> bool:
-    return grammar in GRAMMARS and path_of(grammar).exists()
+    return GRAMMAR_ALIASES.get(grammar, grammar) in GRAMMARS and path_of(grammar).exists()
 
 
 def outside_word_indices(pieces: list[str] | tuple[str, ...], grammar: str) -> list[int]:
@@ -193,17 +181,26 @@ def build(grammar: str, n: int | None = None, seed: int = 0) -> dict:
     return {"grammar": grammar, "sentences": n, "seed": seed, "pairs": sorted(pairs)}
 
 
+def grown(built: dict, stored: dict | None) -> dict:
+    """A fresh build added to the stored table: its pairs and those stored (the table only grows)."""
+    if stored is None:
+        return built
+    pairs = {tuple(pair) for pair in built["pairs"]} | {tuple(pair) for pair in stored["pairs"]}
+    return {**built, "pairs": sorted(pairs)}
+
+
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m transformer_core.data.recogniser",
-                                     description="Rebuild the recogniser's shape pairs (constructions_*.json) from "
-                                                 "each grammar's training side.")
+                                     description="Add the shape pairs of a fresh build from the grammar's training "
+                                                 "side to constructions_*.json.")
     parser.add_argument("command", choices=["build"])
     parser.add_argument("grammars", nargs="*", metavar="GRAMMAR", help=f"default: {' '.join(GRAMMARS)}")
     args = parser.parse_args(argv)
     for grammar in args.grammars or GRAMMARS:
-        data = build(grammar)
+        stored = json.loads(path_of(grammar).read_text(encoding="utf-8")) if path_of(grammar).exists() else None
+        data = grown(build(grammar), stored)
         path_of(grammar).write_text(json.dumps(data, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
         print(f"{grammar}: {len(data['pairs'])} shape pairs from {data['sentences']} sentences -> {path_of(grammar)}")
     return 0

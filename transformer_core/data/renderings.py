@@ -8,10 +8,10 @@ aligned to it on the grammar's training side (점심 -> lunch, lunches; 나 -> i
 none of a noun's words has lost that noun, and the report names it (inference/report.py).
 
 The table is data of the grammar, like the recogniser's: built from training-side sentences only, stored beside
-this module (renderings_<grammar>.json), and a grammar that writes another's sentences (recogniser.INCLUDES)
-knows the other's renderings too.
+this module (renderings_<grammar>.json). Like the recogniser's, the table only grows: it holds what was seen while
+building it at each stage the grammar grew through (learner5 to learner10 in git), and a rebuild adds to it.
 
-    python -m transformer_core.data.renderings build learner5   # rewrite renderings_learner5.json (minutes)
+    python -m transformer_core.data.renderings build   # add a fresh build's renderings (minutes)
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 
-from transformer_core.data.recogniser import INCLUDES, piece_classes, training_side, word_shapes
+from transformer_core.data.ko_en import GRAMMAR, GRAMMAR_ALIASES
+from transformer_core.data.recogniser import piece_classes, training_side, word_shapes
 
 DATA_DIR = Path(__file__).resolve().parent
-# The grammars models are trained on from learner5 on; older ones have no table and no check.
-GRAMMARS = ("learner5", "learner6", "learner7", "learner8", "learner9", "learner10")
+GRAMMARS = (GRAMMAR,)  # the compact core has no table and no check
 BUILD_SENTENCES = 200_000
 # A piece is checked only when the grammar writes it with a content word nearly always: 더 (more) is a noun piece
 # too (더 재미없다 -> "more boring"), but most of its English is the function word "more" or an ending (-er).
@@ -61,23 +61,18 @@ def noun_pieces(grammar: str) -> frozenset[str]:
 
 
 def path_of(grammar: str) -> Path:
-    return DATA_DIR / f"renderings_{grammar}.json"
+    return DATA_DIR / f"renderings_{GRAMMAR_ALIASES.get(grammar, grammar)}.json"
 
 
 def has_renderings(grammar: str) -> bool:
-    return grammar in GRAMMARS and path_of(grammar).exists()
+    return GRAMMAR_ALIASES.get(grammar, grammar) in GRAMMARS and path_of(grammar).exists()
 
 
 @cache
 def renderings(grammar: str) -> dict[str, frozenset[str]]:
-    """Noun piece -> the English words the grammar writes for it (with those of the grammar it INCLUDES)."""
+    """Noun piece -> the English words the grammar writes for it (renderings_<grammar>.json)."""
     raw = json.loads(path_of(grammar).read_text(encoding="utf-8"))["nouns"]
-    table = {piece: frozenset(words) for piece, words in raw.items()}
-    included = INCLUDES.get(grammar)
-    if included and has_renderings(included):
-        for piece, words in renderings(included).items():
-            table[piece] = table.get(piece, frozenset()) | words
-    return table
+    return {piece: frozenset(words) for piece, words in raw.items()}
 
 
 def collect(pairs: Iterable, grammar: str) -> tuple[dict[str, set[str]], dict[str, int], dict[str, int]]:
@@ -122,18 +117,29 @@ def build(grammar: str, n: int = BUILD_SENTENCES, seed: int = 0) -> dict:
             "min_occurrences": MIN_OCCURRENCES, "left_out": sorted(set(occurrences) - set(kept)), "nouns": kept}
 
 
+def grown(built: dict, stored: dict | None) -> dict:
+    """A fresh build added to the stored table: each noun's words are those of both (the table only grows)."""
+    if stored is None:
+        return built
+    nouns = {piece: set(words) for piece, words in stored["nouns"].items()}
+    for piece, words in built["nouns"].items():
+        nouns.setdefault(piece, set()).update(words)
+    return {**built, "nouns": {piece: sorted(words) for piece, words in sorted(nouns.items())}}
+
+
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m transformer_core.data.renderings",
-                                     description="Rebuild the English renderings of each grammar's nouns "
-                                                 "(renderings_*.json) from its training side.")
+                                     description="Add the English renderings of the grammar's nouns seen on "
+                                                 "its training side to renderings_*.json.")
     parser.add_argument("command", choices=["build"])
     parser.add_argument("grammars", nargs="*", metavar="GRAMMAR", help=f"default: {' '.join(GRAMMARS)}")
     parser.add_argument("--sentences", type=int, default=BUILD_SENTENCES)
     args = parser.parse_args(argv)
     for grammar in args.grammars or GRAMMARS:
-        data = build(grammar, args.sentences)
+        stored = json.loads(path_of(grammar).read_text(encoding="utf-8")) if path_of(grammar).exists() else None
+        data = grown(build(grammar, args.sentences), stored)
         path_of(grammar).write_text(json.dumps(data, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
         print(f"{grammar}: {len(data['nouns'])} nouns from {data['sentences']} sentences -> {path_of(grammar)}")
     return 0

@@ -13,6 +13,7 @@ import os
 from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
 from transformer_core.data.charset import reverse_characters
+from transformer_core.data.ko_en import GRAMMAR, GRAMMAR_ALIASES
 from transformer_core.data.vocabulary import GRAMMARS, ko_en_vocabulary
 
 SPECIAL_TOKENS = ("<pad>", "<s>", "</s>", "<unk>")
@@ -38,9 +39,9 @@ def _wrap(tokenizer: Tokenizer, clean_up_spaces: bool):
     )
 
 
-# The grammar new ko-en models train on (config.json "grammar" records it): the bundled ko-en-toy's grammar.
-TRAINING_GRAMMAR = "learner10"
-# One training run on another grammar (e.g. learner2) without changing the default: the ko-en task reads this.
+# The grammar new ko-en models train on (config.json "grammar" records it): the one grammar.
+TRAINING_GRAMMAR = GRAMMAR
+# Names a training run may give (the grammar, by its name or its old name); the ko-en task reads this variable.
 TRAINING_GRAMMAR_ENV = "TRANSFORMER_EXPLORER_TRAINING_GRAMMAR"
 TRAINABLE_GRAMMARS = GRAMMARS
 
@@ -49,6 +50,7 @@ def training_grammar() -> str:
     """The grammar the ko-en task trains on in this process: TRANSFORMER_EXPLORER_TRAINING_GRAMMAR when set (one of
     TRAINABLE_GRAMMARS), else TRAINING_GRAMMAR."""
     name = os.environ.get(TRAINING_GRAMMAR_ENV, "").strip() or TRAINING_GRAMMAR
+    name = GRAMMAR_ALIASES.get(name, name)
     if name not in TRAINABLE_GRAMMARS:
         raise ValueError(f"{TRAINING_GRAMMAR_ENV}={name!r} names no grammar; expected one of "
                          f"{', '.join(TRAINABLE_GRAMMARS)}")
@@ -66,17 +68,8 @@ def build_ko_en_tokenizer(core: bool = False, grammar: str = TRAINING_GRAMMAR):
     grammar lacks becomes one <unk>. Decoding joins words with spaces, glues "##" pieces to the
     word before and re-attaches . , ? ! (WordPiece decoder cleanup). `core=True`: the vocabulary of the
     compact core grammar only (the training lab's tokenizer; anything outside the core is <unk>).
-    `grammar`: TRAINING_GRAMMAR by default; "learner" (the everyday grammar's ids, then the learner lexicon's
-    new pieces),
-    "learner2" (the learner grammar's ids, then the second round's new pieces), "learner3" (learner2's ids, then
-    the syllabus constructions' and the third round's new pieces), "learner4" (learner3's ids, then the second
-    syllabus round's new pieces), "learner5" (learner4's ids, then the third syllabus round's and the fifth lexicon
-    round's new pieces), "learner6" (learner5's ids, then the fourth syllabus round's new pieces), "learner7"
-    (learner6's ids, then the fifth syllabus round's new pieces), "learner8" (learner7's ids, then the sixth
-    syllabus round's new pieces), "learner9" (learner8's ids, then the seventh round's new pieces), "learner10"
-    (learner9's ids, then the eighth round's new pieces),
-    "everyday" (the full grammar's ids, then the learner constructions' pieces) or "full" (the vocabulary of
-    models trained before the everyday grammar).
+    `grammar`: the one grammar (TRAINING_GRAMMAR; its old name "learner10" too): the ids of vocabulary.txt, the
+    bundled models' ids.
     """
     tokenizer = Tokenizer(models.WordPiece(_vocab(list(ko_en_vocabulary(core, grammar))), unk_token="<unk>",
                                            continuing_subword_prefix="##", max_input_chars_per_word=50))

@@ -3,18 +3,25 @@
 Korean tokens are morpheme pieces: word-initial pieces (stems, nouns, whole function words) and
 continuation pieces written with "##" (particles and endings: ##를, ##었어요, ##습니다). English
 tokens are whole words. Both languages share one vocabulary (the paper ties the embeddings).
+
+The grammar's token ids are data: vocabulary.txt beside this module lists its tokens in id order (ids 4 on; the
+four special tokens come first), the ids the bundled models were trained with. The grammar grew in stages, each
+one's new tokens sorted after the list before it, so the list is not sorted; it is written down rather than
+rebuilt from each stage. A token the grammar writes that the list lacks (a word added to the lexicon) is appended
+after it, sorted, so the ids of the list stay those of the bundled models.
 """
 
 from __future__ import annotations
 
 from functools import cache
 from itertools import product
+from pathlib import Path
 
 from transformer_core.data import english, hangul
 from transformer_core.data.ko_en import (
     DEMONSTRATIVES,
     DETERMINERS,
-    EXTENDED_GRAMMARS,
+    GRAMMAR,
     HOW,
     NEGATIVE_COPULA,
     REGISTERS,
@@ -26,10 +33,11 @@ from transformer_core.data.ko_en import (
     copula_ending,
     predicate_word,
     split_particle,
+    stage_of,
     verb_pieces,
     word_tokens,
 )
-from transformer_core.data.lexicon import CORE, FULL, Lexicon
+from transformer_core.data.lexicon import CORE, Lexicon
 
 PUNCTUATION = (".", "?")
 PARTICLE_KINDS = tuple(hangul.PARTICLES)
@@ -42,20 +50,21 @@ ENGLISH_FUNCTION_WORDS = ("a", "an", "the", "at", "in", "to", "with", "and", "no
                           "who", "where", "when", "how", "this", "that", "it", *sorted(english.AUXILIARIES))
 
 
-def _lexicons(core: bool, grammar: str = "full") -> list[Lexicon]:
+VOCABULARY_PATH = Path(__file__).resolve().parent / "vocabulary.txt"
+
+
+def _lexicons(core: bool, grammar: str = GRAMMAR) -> list[Lexicon]:
     if core:
         return [CORE]
-    if grammar in EXTENDED_GRAMMARS:
-        from transformer_core.data.ko_en_forms import grammar_lexicon
+    from transformer_core.data.ko_en_forms import grammar_lexicon
 
-        return [CORE, grammar_lexicon(grammar)]
-    return [CORE, FULL]
+    return [CORE, grammar_lexicon(stage_of(grammar))]
 
 
-def korean_words(core: bool = False, grammar: str = "full") -> set[Word]:
-    """All Korean words (as pieces) the grammar can write (grammar "full", "everyday", "learner" or "learner2";
-    core=True: the core). These pieces make the vocabulary (the words a stream cut as typed writes:
-    ko_en_everyday.stream_korean_words)."""
+def korean_words(core: bool = False, grammar: str = GRAMMAR) -> set[Word]:
+    """All Korean words (as pieces) the grammar can write (core=True: its compact core). These pieces make the
+    vocabulary (the words a stream cut as typed writes: ko_en_everyday.stream_korean_words)."""
+    core = core or stage_of(grammar) == "core"
     words: set[Word] = set(KOREAN_FUNCTION_WORDS) | {(p,) for p in PUNCTUATION}
     words.update(determiner for determiner, _ in DETERMINERS)
     lexicons = _lexicons(core, grammar)
@@ -89,20 +98,21 @@ def korean_words(core: bool = False, grammar: str = "full") -> set[Word]:
             words.add((NEGATIVE_COPULA[(tense, question)][register],))
             future = hangul.adnominal_future_from_present(HOW.attributive)
             words.update(predicate_word(HOW.stem, HOW.past_stem, future, tense, True, register, action=False))
-    if grammar in EXTENDED_GRAMMARS and not core:
+    if not core:
         from transformer_core.data.ko_en_forms import everyday_korean_words
 
-        words |= everyday_korean_words(grammar)
+        words |= everyday_korean_words(stage_of(grammar))
     return words
 
 
-def korean_tokens(core: bool = False, grammar: str = "full") -> set[str]:
+def korean_tokens(core: bool = False, grammar: str = GRAMMAR) -> set[str]:
     """The Korean pieces: word-initial pieces and '##' continuation pieces."""
     return {token for word in korean_words(core, grammar) for token in word_tokens(word)}
 
 
-def english_words(core: bool = False, grammar: str = "full") -> set[str]:
+def english_words(core: bool = False, grammar: str = GRAMMAR) -> set[str]:
     """All English words of the grammar, with capitals for the words that can start a sentence."""
+    core = core or stage_of(grammar) == "core"
     words: set[str] = set(ENGLISH_FUNCTION_WORDS) | set(PUNCTUATION) | {en for _, en in DETERMINERS}
     starters = {"a", "an", "the", "will", "what", "who", "where", "when", "how", "this", "that", "it",
                 *english.AUXILIARIES, *(en for _, en in DETERMINERS)}
@@ -129,36 +139,33 @@ def english_words(core: bool = False, grammar: str = "full") -> set[str]:
         for _, en in lexicon.degree_adverbs + lexicon.manner_adverbs:
             words.update(en.split())
     words.update(english.capitalize_first([word])[0] for word in starters)
-    if grammar in EXTENDED_GRAMMARS and not core:
+    if not core:
         from transformer_core.data.ko_en_forms import everyday_english_words
 
-        words |= everyday_english_words(grammar)
+        words |= everyday_english_words(stage_of(grammar))
     return words
 
 
-GRAMMARS = ("full", *EXTENDED_GRAMMARS)  # every whole grammar ("core" is core=True); the one list of grammar names
-# each grammar's list starts with this one's
-GROWN_FROM = dict(zip(EXTENDED_GRAMMARS, ("full", *EXTENDED_GRAMMARS[:-1]), strict=True))
+GRAMMARS = (GRAMMAR,)  # the whole grammar ("core", its compact core, is core=True)
 
 
 @cache
-def ko_en_vocabulary(core: bool = False, grammar: str = "full") -> tuple[str, ...]:
+def ko_en_vocabulary(core: bool = False, grammar: str = GRAMMAR) -> tuple[str, ...]:
     """The joint token list (Korean pieces and English words together; special tokens not included).
 
-    `core=True`: only the compact core grammar's tokens (about 1,540 instead of 5,688), the training
-    lab's vocabulary: its output softmax is a quarter of the full one, so a step costs much less.
-    grammar "full": sorted; "everyday": the full grammar's list in its order, then the everyday grammar's
-    new tokens sorted after it, so a model of the full grammar keeps its ids (and its weights carry over);
-    "learner": the everyday grammar's list in its order, then the learner grammar's new tokens sorted;
-    "learner2": the learner grammar's list in its order, then the second round's new tokens sorted (so
-    `train --init-from` continues from a learner model's weights); "learner3": the learner2 list in its order, then
-    the syllabus constructions' and third round's new tokens sorted; "learner4" ... "learner10" likewise
-    on the one before (GROWN_FROM).
-    """
-    if grammar not in GRAMMARS:
-        raise ValueError(f"unknown grammar {grammar!r}; expected one of {', '.join(GRAMMARS)}")
-    if core or grammar == "full":
-        return tuple(sorted(korean_tokens(core) | english_words(core)))
-    before = ko_en_vocabulary(False, GROWN_FROM[grammar])
-    added = (korean_tokens(False, grammar) | english_words(False, grammar)) - set(before)
-    return before + tuple(sorted(added))
+    The grammar's: the tokens of vocabulary.txt in their order (the bundled models' ids), then any token the
+    grammar writes that the file lacks, sorted. `core=True`: only the compact core's tokens, sorted (about 1,540
+    instead of 17,071), the training lab's vocabulary: its output softmax is a tenth of the full one, so a step
+    costs much less."""
+    if core or stage_of(grammar) == "core":
+        return tuple(sorted(korean_tokens(True) | english_words(True)))
+    listed = tuple(VOCABULARY_PATH.read_text(encoding="utf-8").splitlines())
+    added = (korean_tokens(False, grammar) | english_words(False, grammar)) - set(listed)
+    return listed + tuple(sorted(added))
+
+
+def stage_sizes() -> dict[str, int]:
+    """How many tokens of vocabulary.txt each stage of the grammar's growth had (vocabulary_stages.json)."""
+    import json
+
+    return json.loads(VOCABULARY_PATH.with_name("vocabulary_stages.json").read_text(encoding="utf-8"))["sizes"]

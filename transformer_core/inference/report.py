@@ -142,15 +142,18 @@ def output_confidence(traced, tokenizer=None) -> float | None:
 
 
 def recogniser_grammar(loaded) -> str:
-    """The grammar whose recogniser applies to `loaded`: its config.json grammar for ko-en models
-    ("" -> full, for models trained before the field existed); "" for other tasks and checkpoints."""
+    """The grammar whose recogniser applies to `loaded`: its config.json grammar for ko-en models, by its own name
+    (the bundled models' "learner10" is the one grammar's old name); "" for other tasks, checkpoints and models of a
+    grammar this tree no longer has (an earlier stage, or none: their sentences are not the one grammar's)."""
+    from transformer_core.data.ko_en import GRAMMAR_ALIASES
     from transformer_core.data.recogniser import has_recogniser
     from transformer_core.tasks import model_task
 
     task = model_task(loaded)
     if task is None or not task.grammar or not loaded.config.has_decoder:
         return ""
-    grammar = getattr(loaded, "grammar", "") or "full"
+    grammar = getattr(loaded, "grammar", "")
+    grammar = GRAMMAR_ALIASES.get(grammar, grammar)
     return grammar if has_recogniser(grammar) else ""
 
 

@@ -26,7 +26,6 @@ from transformer_core.data.ko_en import REGISTERS, KoEnGrammar
 from transformer_core.data.ko_en_everyday import ko_en_grammar as grammar_named
 from transformer_core.data.reverse import MAX_CHARS, ReverseData
 from transformer_core.data.tokenization import (
-    TRAINABLE_GRAMMARS,
     TRAINING_GRAMMAR,
     build_ko_en_tokenizer,
     build_letter_tokenizer,
@@ -62,17 +61,9 @@ def has_core_grammar() -> bool:
     return "core" in inspect.signature(KoEnGrammar).parameters
 
 
-def ko_en_grammar(seed: int, core: bool = False, whole: str = "full") -> KoEnGrammar:
+def ko_en_grammar(seed: int, core: bool = False, whole: str = TRAINING_GRAMMAR) -> KoEnGrammar:
     """The ko-en grammar: its compact core when `core` and the grammar has one, else the whole grammar `whole`
-    ("full": what models before the everyday grammar learned; "everyday": full + the learner constructions;
-    "learner": the everyday constructions over a learner's core vocabulary too; "learner2": and its second round;
-    "learner3": and a beginner syllabus's constructions and the third round; "learner4": and the syllabus items
-    learner3 lacked; "learner5": and those learner4 lacked: 만, 도, -(으)ㄹ까요?, -아/어 주다 ...; "learner6": and
-    those learner5 lacked: 비가 오다, 배가 고프다, -아/어서 of sequence, numbers past ten, -거나 ...; "learner7": and
-    the level-1 word list's words learner6 lacked: 아이가 둘, 차를 운전하다 / 마시다, 모르다, 많다, -(으)ㄹ 줄 알다;
-    "learner8": and noun compounds, durations with 동안, dates, -대요 and a learner's everyday verbs; "learner9": and
-    spoken particles (dropped 을/를, 내일은), 몇 시에, 밖에, 하나도, 아무도 / 아무것도 and greetings; "learner10": and
-    여기 / 거기 / 저기, 밖 / 근처, N이 되다, 아무 N도 and N이 있으면 / 없으면)."""
+    (the one grammar, "everyday-korean"; its old name "learner10" too)."""
     return grammar_named(seed, "core" if core and has_core_grammar() else whole)
 
 
@@ -139,8 +130,8 @@ class Task:
 class KoEnTask(Task):
     """Korean -> English on the synthetic grammar, each pair with its gold word alignment. `whole_grammar`:
     the grammar new models train on (TRAINING_GRAMMAR, or env TRANSFORMER_EXPLORER_TRAINING_GRAMMAR for one run);
-    `model_task` binds a loaded model's own (config.json's "grammar"; none = "full"), so its held-out sentences
-    come from what it learned."""
+    `model_task` binds it to the one grammar (config.json's "grammar" names it, by its old name "learner10" in the
+    bundled models; a model of an older grammar, or of none, gets the one grammar's held-out sentences)."""
 
     whole_grammar: str = TRAINING_GRAMMAR
 
@@ -378,9 +369,8 @@ def model_task(loaded) -> Task | None:
     none (never guessed) or one this build does not know."""
     name = getattr(loaded, "task", "")
     task = TASKS.get(name) or STREAMS.get(name, (None, False))[0]
-    if isinstance(task, KoEnTask):  # held out from the grammar this model learned (no field: the old "full")
-        grammar = getattr(loaded, "grammar", "")
-        return replace(task, whole_grammar=grammar if grammar in TRAINABLE_GRAMMARS else "full")
+    if isinstance(task, KoEnTask):  # held out from the one grammar (its name, whatever config.json calls it)
+        return replace(task, whole_grammar=TRAINING_GRAMMAR)
     return task
 
 

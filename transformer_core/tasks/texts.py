@@ -94,7 +94,7 @@ LAB_KO_EN_NOTES = (
 
 
 EVERYDAY_NOTES = """\
-Everyday grammar (config.json "grammar": "everyday"; `transformer_core/data/ko_en_everyday.py`): the
+Everyday grammar (stage "everyday"; `transformer_core/data/ko_en_everyday.py`): the
 grammar above plus the constructions learners say first, each with its gold alignment: desire -고 싶다
 (먹고 싶어요 -> want to eat); progressive -고 있다 (is reading); requests -아/어 주세요 and 좀 (문 좀 열어
 주세요 -> Please open the door; 물 주세요 -> Please give me water); existence and place 있다/없다 with
@@ -111,7 +111,7 @@ pieces ({added} tokens), so this model continued from the full grammar's weights
 constructions gets a notice on every page (the grammar's recogniser, `data/recogniser.py`)."""
 
 LEARNER_NOTES = """\
-Learner grammar (config.json "grammar": "learner"): the everyday constructions above over a bigger lexicon: the
+Learner grammar (stage "learner"): the everyday constructions above over a bigger lexicon: the
 full and everyday entries plus a Korean learner's core vocabulary (the learner additions file that
 `transformer_core/data/lexicon.py` reads: the everyday verbs, adjectives, nouns, adverbs and time words of school,
 home, family, food, weather, body, feelings, places, shops, transport and hobbies, written by topic the way the
@@ -120,7 +120,7 @@ stems in -(으)니까 / -(으)면서 / -(으)시- too (들으니까, 도우세�
 and appends the new pieces ({added} tokens), so this model continued from the everyday model's weights."""
 
 LEARNER2_NOTES = """\
-Learner grammar, second round (config.json "grammar": "learner2"): the learner grammar's constructions over its
+Learner grammar, second round (stage "learner2"): the learner grammar's constructions over its
 lexicon plus 1,000 more entries of a learner's beginner to lower-intermediate vocabulary (the learner2 additions
 file that `transformer_core/data/lexicon.py` reads: daily routine, chores, cooking, ordering, shopping, clothes,
 health, travel, directions, work, phone and computer, nature and animals, places and shops, time; verbs and
@@ -128,7 +128,7 @@ adjectives first). The vocabulary keeps the learner grammar's ids and appends th
 this model continued from the learner model's weights."""
 
 LEARNER3_NOTES = """\
-Learner grammar, third round (config.json "grammar": "learner3"): the learner2 grammar plus the beginner syllabus's
+Learner grammar, third round (stage "learner3"): the learner2 grammar plus the beginner syllabus's
 constructions it lacked: -(으)ㄹ 수 있다/없다 (can, cannot), -아/어야 하다/되다 (have to), -아/어도 되다 (may),
 -(으)면 안 되다 (must not), -고 (and), -(으)면 (if), -(으)ㄹ 때 (when), -기 전에 / -(으)ㄴ 후에 (before / after
 V-ing), -(으)러 가다 and -(으)려고 (to V), -아/어 보다 (tried V-ing), -(으)ㄴ 적이 있다 (have V-ed before, have never
@@ -139,7 +139,7 @@ additions file). The vocabulary keeps the learner2 grammar's ids and appends the
 this model continued from the learner2 model's weights."""
 
 LEARNER4_NOTES = """\
-Learner grammar, fourth round (config.json "grammar": "learner4"): the learner3 grammar plus
+Learner grammar, fourth round (stage "learner4"): the learner3 grammar plus
 the beginner syllabus's items it still lacked: -겠- (제가 하겠습니다 -> I will do; 하겠어요? -> Will you
 do?), -(으)ㄹ게요 (a promise: I will), -기 때문에 and N 때문에 (because, because of), -고 나서 (after
 V-ing), -게 되다 (came to V), -기로 하다 (decided to V), -(으)ㄴ/는/(으)ㄹ 것 같다 (I think ...), -는데 /
@@ -150,7 +150,7 @@ learner4 additions file). The vocabulary keeps the learner3 grammar's ids and ap
 new pieces ({added} tokens), so this model continued from the learner3 model's weights."""
 
 LEARNER5_NOTES = """\
-Learner grammar, fifth round (config.json "grammar": "learner5"): the learner4 grammar plus
+Learner grammar, fifth round (stage "learner5"): the learner4 grammar plus
 the beginner syllabus's items it still lacked: N만 (사과만 먹었어요 -> ate only an apple), N도
 (사과도 -> an apple too), N하고 / N(이)랑 (지수하고 -> with Jisu), PLACE에서 PLACE까지 (집에서
 학교까지 -> from home to the school), -(으)ㄹ까요? (우리 같이 먹을까요? -> Shall we eat
@@ -161,7 +161,7 @@ round (the learner5 additions file). The vocabulary keeps the learner4 grammar's
 the new pieces ({added} tokens), so this model continued from the learner4 model's weights."""
 
 LEARNER6_NOTES = """\
-Learner grammar, sixth round (config.json "grammar": "learner6"): the learner5 grammar plus
+Learner grammar, sixth round (stage "learner6"): the learner5 grammar plus
 weather and body collocations with their own subject (비가 와요 -> It is raining; 배가 고파요 ->
 I am hungry; 머리가 아파요 -> I have a headache; 감기에 걸렸어요 -> I caught a cold), 시간이 걸리다
 with durations (삼십 분 걸려요 -> It takes 30 minutes), -아/어서 of sequence (학교에 가서 친구를
@@ -175,7 +175,7 @@ The vocabulary keeps the learner5 grammar's ids and appends the new pieces ({add
 this model continued from the learner5 model's weights."""
 
 LEARNER7_NOTES = """\
-Learner grammar, seventh round (config.json "grammar": "learner7"): the learner6 grammar plus
+Learner grammar, seventh round (stage "learner7"): the learner6 grammar plus
 what a first-level learner's core word list still had that it lacked: native numerals standing
 alone (아이가 둘 있어요 -> I have two children), nouns with two meanings told apart by their verb
 (차를 운전했어요 -> drove a car, 차를 마셨어요 -> drank tea; 배를 탔어요 -> took a boat; 이를 닦아요
@@ -186,7 +186,7 @@ The vocabulary keeps the learner6 grammar's ids and appends the new pieces ({add
 this model continued from the learner6 model's weights."""
 
 LEARNER8_NOTES = """\
-Learner grammar, eighth round (config.json "grammar": "learner8"): the learner7 grammar plus
+Learner grammar, eighth round (stage "learner8"): the learner7 grammar plus
 noun-noun compounds (영어 숙제 -> English homework, 학교 식당 -> school cafeteria, 한국 음식 ->
 Korean food, 생일 선물 -> birthday present), durations with 동안 (삼 년 동안 -> for 3 years),
 dates (삼월 오 일에 -> on March 5), reported speech -대요 / -(이)래요 (민수는 바쁘대요 -> Minsu
@@ -197,7 +197,7 @@ file. The vocabulary keeps the learner7 grammar's ids and appends the new pieces
 so this model continued from the learner7 model's weights."""
 
 LEARNER9_NOTES = """\
-Learner grammar, ninth round (config.json "grammar": "learner9"): the learner8 grammar plus the
+Learner grammar, ninth round (stage "learner9"): the learner8 grammar plus the
 particles as learners hear them spoken, with the same English: an object without 을/를 (같이
 영화 볼래? -> Do you want to see a movie together?), a subject without 이/가 before 있다 / 없다
 (시간 있어요?), the topic 은/는 on a time word (내일은 학교에 안 가요 -> I do not go to the
@@ -211,7 +211,7 @@ appends the new pieces ({added} tokens), so this model continued from the learne
 weights."""
 
 LEARNER10_NOTES = """\
-Learner grammar, tenth round (config.json "grammar": "learner10"): the learner9 grammar plus a
+Learner grammar, tenth round (stage "learner10"): the learner9 grammar plus a
 place named by pointing wherever a place was drawn (여기서 공부하고 싶어요 -> I want to study
 here; 저기에 가방이 있어요 -> There is a bag over there; 거기 가요 -> I go there), 밖 and 근처
 beside 위 / 안 / 옆 (책상 근처에 사과가 있어요 -> There is an apple near the desk; 밖에 ->
@@ -221,8 +221,8 @@ negative (아무 책도 안 읽었어요 -> I did not read any books) and N이 �
 vocabulary keeps the learner9 grammar's ids and appends the new pieces ({added} tokens), so this
 model continued from the learner9 model's weights."""
 
-# Each round of the everyday grammar chain (ko_en.EXTENDED_GRAMMARS) -> its card notes; a model's card carries the
-# notes of every round up to its own grammar (training/model_card.data_notes).
+# Each stage the grammar grew through (ko_en.EXTENDED_GRAMMARS; until issue 49 each was a grammar of its own) -> its
+# card notes; a model's card carries the notes of every stage (training/model_card.data_notes).
 ROUND_CARD_NOTES = {
     "everyday": EVERYDAY_NOTES, "learner": LEARNER_NOTES, "learner2": LEARNER2_NOTES, "learner3": LEARNER3_NOTES,
     "learner4": LEARNER4_NOTES, "learner5": LEARNER5_NOTES, "learner6": LEARNER6_NOTES, "learner7": LEARNER7_NOTES,

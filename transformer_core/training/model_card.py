@@ -87,16 +87,11 @@ def data_notes(task: str) -> str:
         return data.lab_card_notes
     if not data.grammar:
         return data.card_notes
-    from transformer_core.data.ko_en import EXTENDED_GRAMMARS
-    from transformer_core.data.lexicon import FULL
-    from transformer_core.data.vocabulary import ko_en_vocabulary
+    from transformer_core.data.ko_en import EXTENDED_GRAMMARS, stage_of
+    from transformer_core.data.ko_en_forms import grammar_lexicon
+    from transformer_core.data.vocabulary import ko_en_vocabulary, stage_sizes
 
-    if data.whole_grammar in EXTENDED_GRAMMARS:
-        from transformer_core.data.ko_en_forms import grammar_lexicon
-
-        lexicon = grammar_lexicon(data.whole_grammar)
-    else:
-        lexicon = FULL
+    lexicon = grammar_lexicon(stage_of(data.whole_grammar))
     verbs = {(v.stem, v.en_base) for v in lexicon.verbs}
     vocabulary = ko_en_vocabulary(grammar=data.whole_grammar)
     notes = data.card_notes.format(
@@ -104,14 +99,12 @@ def data_notes(task: str) -> str:
         pronouns=len(lexicon.pronouns), verbs=len(verbs), adjectives=len(lexicon.adjectives),
         times=len(lexicon.time_words), adverbs=len(lexicon.degree_adverbs) + len(lexicon.manner_adverbs),
         vocab=len(vocabulary))
-    if data.whole_grammar in EXTENDED_GRAMMARS:
-        rounds = EXTENDED_GRAMMARS[:EXTENDED_GRAMMARS.index(data.whole_grammar) + 1]
-        for before, grammar in zip(("full", *rounds[:-1]), rounds, strict=True):
-            text = ROUND_CARD_NOTES[grammar].format(
-                added=len(ko_en_vocabulary(grammar=grammar)) - len(ko_en_vocabulary(grammar=before)))
-            if grammar != data.whole_grammar:  # an earlier round's model, which this one's chain continued from
-                text = re.sub(r"so(\s)this model continued", rf"so\1the {grammar} model continued", text)
-            notes += "\n\n" + text
+    sizes = stage_sizes()
+    for before, stage in zip(("full", *EXTENDED_GRAMMARS[:-1]), EXTENDED_GRAMMARS, strict=True):
+        text = ROUND_CARD_NOTES[stage].format(added=sizes[stage] - sizes[before])
+        if stage != EXTENDED_GRAMMARS[-1]:  # an earlier stage's model, which this one's chain continued from
+            text = re.sub(r"so(\s)this model continued", rf"so\1the {stage} model continued", text)
+        notes += "\n\n" + text
     return notes
 
 
