@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -35,7 +36,7 @@ def test_the_loader_rejects_an_unknown_field_or_irregular_class(tmp_path, monkey
     try:
         bad = dict(raw, common_nouns=[{**raw["common_nouns"][0], "colour": "red"}])
         (tmp_path / "lexicon_bad.json").write_text(json.dumps(bad), encoding="utf-8")
-        with pytest.raises(ValueError, match="unknown fields"):
+        with pytest.raises(ValueError, match="field 'colour': no such field"):
             lexicon.load_lexicon("bad")
         odd = dict(raw, transitive=[{**raw["transitive"][0], "irregular": "ㅋ"}])
         (tmp_path / "lexicon_odd.json").write_text(json.dumps(odd), encoding="utf-8")
@@ -64,7 +65,7 @@ def test_an_additions_file_that_repeats_an_entry_is_refused(tmp_path, monkeypatc
             extra = json.dumps({"_about": "test", field: [entry]})
             (tmp_path / "lexicon_extra.json").write_text(extra, encoding="utf-8")
             lexicon.load_additions.cache_clear()
-            with pytest.raises(ValueError, match=f"lexicon_extra.json repeats .*{field}"):
+            with pytest.raises(ValueError, match=rf"lexicon_extra.json line \d+ repeats .*{field}"):
                 lexicon.load_additions("full", "extra")
         twice = {"common_nouns": [{"ko": "도토리묵", "en": "acorn jelly", "tags": ["food"]}] * 2}
         (tmp_path / "lexicon_extra.json").write_text(json.dumps(twice), encoding="utf-8")
@@ -76,7 +77,7 @@ def test_an_additions_file_that_repeats_an_entry_is_refused(tmp_path, monkeypatc
         lexicon.load_additions.cache_clear()
         assert len(lexicon.load_additions("full", "extra").common_nouns) == len(full["common_nouns"]) + 1
         lexicon.load_additions.cache_clear()
-        with pytest.raises(ValueError, match=r"lexicon_learner\.json repeats"):  # the learner file on top of itself
+        with pytest.raises(ValueError, match=r"lexicon_learner\.json line \d+ repeats"):  # the learner file twice
             lexicon.load_additions("full", "everyday", "learner", "learner")
     finally:
         lexicon.load_lexicon.cache_clear()
@@ -115,3 +116,52 @@ def test_every_entry_of_an_additions_file_conjugates_by_the_rules_of_its_class(a
     adjectives = [a for a in grown.adjectives if a not in base.adjectives]
     assert len(verbs) > 190 and len(adjectives) > 90
     assert_conjugated_by_rule(verbs, adjectives)
+
+
+@pytest.mark.parametrize(("entry", "field", "problem"), [
+    ('{"ko": "도토리묵", "en": "acorn jelly", "tags": "food"}', "tags", "expected a list of str"),
+    ('{"ko": "도토리묵", "tags": ["food"]}', "en", "missing"),
+    ('{"ko": "도토리묵", "en": "acorn jelly", "tags": ["food"], "colour": "brown"}', "colour", "no such field"),
+    ('{"ko": "도토리묵", "en": "acorn jelly", "tags": ["food"], "mass": "yes"}', "mass", "expected bool"),
+])
+def test_the_schema_check_names_the_file_line_and_field_of_a_bad_entry(tmp_path, monkeypatch, entry, field, problem):
+    """One bad entry among good ones: the error says which file, which line and which field, and what is wrong."""
+    for name in ("core", "full"):
+        (tmp_path / f"lexicon_{name}.json").write_bytes((lexicon.DATA_DIR / f"lexicon_{name}.json").read_bytes())
+    good = '{"ko": "묵", "en": "jelly", "tags": ["food"], "mass": true}'
+    (tmp_path / "lexicon_extra.json").write_text(
+        '{\n "_about": "test",\n "common_nouns": [\n  ' + good + ',\n  ' + entry + '\n ]\n}\n', encoding="utf-8")
+    monkeypatch.setattr(lexicon, "DATA_DIR", tmp_path)
+    lexicon.load_lexicon.cache_clear()
+    lexicon.load_additions.cache_clear()
+    try:
+        with pytest.raises(lexicon.LexiconError) as raised:
+            lexicon.load_additions("full", "extra")
+    finally:
+        lexicon.load_lexicon.cache_clear()
+        lexicon.load_additions.cache_clear()
+    message = str(raised.value)
+    assert message.startswith("lexicon_extra.json line 5: Noun entry, field "), message
+    assert f"field {field!r}: {problem}" in message, message
+
+
+def test_the_schema_check_names_a_bad_pair_and_an_unknown_irregular_class(tmp_path, monkeypatch):
+    for name in ("core", "full"):
+        (tmp_path / f"lexicon_{name}.json").write_bytes((lexicon.DATA_DIR / f"lexicon_{name}.json").read_bytes())
+    verb = ('{"stem": "뭉", "past_stem": "뭉었", "en_base": "lump", "en_past": "lumped", "kind": "transitive", '
+            '"subjects": ["person"], "irregular": "ㅋ"}')
+    cases = {'{"manner_adverbs": [["빨리"]]}': ("lexicon_extra.json line 1: manner_adverbs entry: expected "
+                                              "[Korean, English]"),
+             '{\n"transitive": [\n' + verb + '\n]}': ("lexicon_extra.json line 3: Verb entry, field 'irregular': "
+                                                      "unknown irregular class 'ㅋ'")}
+    monkeypatch.setattr(lexicon, "DATA_DIR", tmp_path)
+    try:
+        for text, message in cases.items():
+            (tmp_path / "lexicon_extra.json").write_text(text, encoding="utf-8")
+            lexicon.load_lexicon.cache_clear()
+            lexicon.load_additions.cache_clear()
+            with pytest.raises(lexicon.LexiconError, match=re.escape(message)):
+                lexicon.load_additions("full", "extra")
+    finally:
+        lexicon.load_lexicon.cache_clear()
+        lexicon.load_additions.cache_clear()

@@ -175,25 +175,98 @@ class Lexicon:
                 + len(self.manner_adverbs) + len(self.fixed_subject) + len(self.fixed_object))
 
 
-def _entry(cls, values: dict):
-    """One dataclass entry from its JSON object: lists become the field's frozenset or tuple."""
+class LexiconError(ValueError):
+    """A bad entry of a lexicon file, named by file, line and field."""
+
+
+_TYPES = {"str": str, "bool": bool, "int": int, "frozenset[str]": (list, str), "tuple[str, ...]": (list, str),
+          "tuple[int, ...]": (list, int)}
+
+
+def _problem(annotation: str, value) -> str:
+    """What is wrong with `value` for a field of type `annotation` ('' when nothing)."""
+    expected = _TYPES.get(annotation)
+    if expected is None:
+        return ""
+    if isinstance(expected, tuple):
+        container, item = expected
+        if not isinstance(value, container) or not all(isinstance(v, item) and not isinstance(v, bool) for v in value):
+            return f"expected a list of {item.__name__}, got {value!r}"
+        return ""
+    if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+        return f"expected {expected.__name__}, got {value!r}"
+    return ""
+
+
+def _entry(cls, values, where: str = ""):
+    """One dataclass entry from its JSON object: lists become the field's frozenset or tuple. The schema check:
+    a missing or unknown field, a value of the wrong type or an unknown irregular class is a LexiconError naming
+    `where` (file and line), the entry's kind and the field."""
+    def bad(field: str, problem: str) -> LexiconError:
+        return LexiconError(f"{where}: {cls.__name__} entry, field {field!r}: {problem}")
+
+    if not isinstance(values, dict):
+        raise LexiconError(f"{where}: a {cls.__name__} entry is a JSON object of its fields, got {values!r}")
     kwargs = {}
     for f in dataclasses.fields(cls):
         if f.name not in values:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise bad(f.name, "missing")
             continue
         value = values[f.name]
+        problem = _problem(str(f.type), value)
+        if problem:
+            raise bad(f.name, problem)
         if str(f.type).startswith("frozenset"):
             value = frozenset(value)
         elif str(f.type).startswith("tuple"):
             value = tuple(value)
         kwargs[f.name] = value
-    unknown = set(values) - set(kwargs)
-    if unknown:
-        raise ValueError(f"{cls.__name__} entry {values} has unknown fields {sorted(unknown)}")
+    for unknown in sorted(set(values) - set(kwargs)):
+        raise bad(unknown, "no such field")
     entry = cls(**kwargs)
     if getattr(entry, "irregular", "") not in hangul.IRREGULAR_CLASSES:
-        raise ValueError(f"unknown irregular class in {values}")
+        raise bad("irregular", f"unknown irregular class {entry.irregular!r}; expected one of "
+                               f"{sorted(hangul.IRREGULAR_CLASSES)}")
     return entry
+
+
+def _pair(row, where: str, field: str) -> tuple[str, str]:
+    """A (Korean, English) pair of a pair field (numbers, adverbs)."""
+    if not (isinstance(row, list) and len(row) == 2 and all(isinstance(v, str) for v in row)):
+        raise LexiconError(f"{where}: {field} entry: expected [Korean, English], got {row!r}")
+    return tuple(row)
+
+
+def read_entries(path: Path) -> dict[str, list[tuple[int, object]]]:
+    """A lexicon file's fields, each a list of (line, entry): the line each entry starts on, for the schema
+    check's messages (keys starting with "_" are notes and left out)."""
+    text = path.read_text(encoding="utf-8")
+    json.loads(text)  # a syntax error names its line itself
+    decoder, i, fields = json.JSONDecoder(), text.index("{") + 1, {}
+
+    def skip(i: int) -> int:
+        while text[i] in " \t\r\n,:":
+            i += 1
+        return i
+
+    while (i := skip(i)) < len(text) and text[i] != "}":
+        key, i = decoder.raw_decode(text, i)
+        i = skip(i)
+        if text[i] != "[":
+            _, i = decoder.raw_decode(text, i)
+            if not key.startswith("_"):
+                fields[key] = []
+            continue
+        rows, i = [], i + 1
+        while (i := skip(i)) < len(text) and text[i] != "]":
+            line = text.count("\n", 0, i) + 1
+            row, i = decoder.raw_decode(text, i)
+            rows.append((line, row))
+        i += 1
+        if not key.startswith("_"):
+            fields[key] = rows
+    return fields
 
 
 _ENTRY_TYPES = {"common_nouns": Noun, "places": Noun, "names": Noun, "pronouns": Pronoun, "transitive": Verb,
@@ -202,20 +275,24 @@ _ENTRY_TYPES = {"common_nouns": Noun, "places": Noun, "names": Noun, "pronouns":
 _PAIRS = ("numbers", "degree_adverbs", "manner_adverbs")  # (Korean, English) pairs
 
 
+def _entries(field_name: str, rows: list[tuple[int, object]], file: str) -> list:
+    if field_name in _PAIRS:
+        return [_pair(row, f"{file} line {line}", field_name) for line, row in rows]
+    return [_entry(_ENTRY_TYPES[field_name], row, f"{file} line {line}") for line, row in rows]
+
+
 @cache
 def load_lexicon(name: str) -> Lexicon:
     """The lexicon `name` ('core' or 'full') from lexicon_<name>.json: the one loader of the vocabulary."""
     path = DATA_DIR / f"lexicon_{name}.json"
-    raw = json.loads(path.read_text(encoding="utf-8"))
+    raw = read_entries(path)
     fields = {}
     for field in dataclasses.fields(Lexicon):
-        rows = raw.get(field.name, []) if field.name in ("fixed_subject", "fixed_object") else raw[field.name]
-        if field.name in _PAIRS:
-            fields[field.name] = [tuple(row) for row in rows]
-        elif field.name == "tools":
-            fields[field.name] = {noun.ko: noun for noun in (_entry(Noun, row) for row in rows)}
-        else:
-            fields[field.name] = [_entry(_ENTRY_TYPES[field.name], row) for row in rows]
+        if field.name not in raw and field.name not in ("fixed_subject", "fixed_object"):
+            raise LexiconError(f"{path.name}: no field {field.name!r}")
+        entries = _entries("common_nouns" if field.name == "tools" else field.name, raw.get(field.name, []),
+                           path.name)
+        fields[field.name] = {noun.ko: noun for noun in entries} if field.name == "tools" else entries
     return Lexicon(**fields)
 
 
@@ -248,22 +325,19 @@ def load_additions(base: str, *names: str) -> Lexicon:
               for f in dataclasses.fields(Lexicon)}
     seen = {_keys(name, entry) for name, rows in fields.items() if name != "tools" for entry in rows}
     for name in names:
-        raw = json.loads((DATA_DIR / f"lexicon_{name}.json").read_text(encoding="utf-8"))
-        for field_name, rows in raw.items():
-            if field_name.startswith("_"):
-                continue
+        file = f"lexicon_{name}.json"
+        for field_name, rows in read_entries(DATA_DIR / file).items():
             if field_name not in fields:
-                raise ValueError(f"lexicon_{name}.json has an unknown field {field_name!r}")
+                raise LexiconError(f"{file} line {rows[0][0] if rows else 1}: no Lexicon field {field_name!r}")
+            entries = _entries("common_nouns" if field_name == "tools" else field_name, rows, file)
             if field_name == "tools":
-                fields[field_name].update({noun.ko: noun for noun in (_entry(Noun, row) for row in rows)})
+                fields[field_name].update({noun.ko: noun for noun in entries})
                 continue
-            entries = ([tuple(row) for row in rows] if field_name in _PAIRS
-                       else [_entry(_ENTRY_TYPES[field_name], row) for row in rows])
-            for entry in entries:
+            for (line, _), entry in zip(rows, entries, strict=True):
                 key = _keys(field_name, entry)
                 if key in seen:
-                    raise ValueError(f"lexicon_{name}.json repeats an entry already in the lexicon: "
-                                     f"{field_name} {key[1:]}")
+                    raise LexiconError(f"{file} line {line} repeats an entry already in the lexicon: "
+                                       f"{field_name} {key[1:]}")
                 seen.add(key)
             fields[field_name] += entries
     return Lexicon(**fields)
