@@ -99,12 +99,14 @@ def test_the_glossary_gives_no_paper_section_to_words_the_paper_does_not_use():
 
 
 def test_label_smoothing_is_defined_alike_in_the_glossary_and_the_lesson():
-    """0.1 over the whole vocabulary, the right token included, in both languages and both places."""
+    """(1 − ε) on the right token plus ε/V on every token of the vocabulary: the right token's target is 1 − ε + ε/V
+    (issue 50: '0.9 on the right token, the other 0.1 spread ... the right token included' contradicted itself)."""
     smoothing = term("label smoothing")
-    for text in (smoothing.en_def, t("lesson.training.body", "en", n=9, ce="1", smooth="2")):
-        assert "the right token included" in text and "whole vocabulary" in text, text
-    for text in (smoothing.ko_def, t("lesson.training.body", "ko", n=9, ce="1", smooth="2")):
-        assert "정답을 포함한 어휘 전체" in text, text
+    assert "1 − ε_ls + ε_ls/V" in smoothing.en_def and "1 − ε_ls + ε_ls/V" in smoothing.ko_def
+    for lang in ("en", "ko"):
+        text = t("lesson.training.body", lang, n=9, ce="1", smooth="2")
+        assert "0.9 + 0.1/V" in text and "0.1/V" in text.replace("0.9 + 0.1/V", ""), text
+        assert "the right token included" not in text and "정답을 포함한" not in text
 
 
 def test_the_scaling_step_states_the_independence_var_qk_needs():

@@ -118,9 +118,9 @@ def attention_steps(trace, stack: str, layer: int, attn: str, head: int, query: 
     merged = trace.numpy(p("q"))[:, i, :].reshape(-1)  # q_i of every head side by side: the row of Q
     steps += [
         Step("step.qkv", shape_str((b, tq, info.d_model)),
-             _lines(rf"Q = {q_source}W^Q,\; K = {kv_source}\,W^K,\; V = {kv_source}\,W^V"
-                    + (r",\quad \hat X = \text{LayerNorm}(X)" if norm_name else ""),
-                    rf"W^{{Q}}, W^{{K}}, W^{{V}} \in \mathbb{{R}}^{{{info.d_model}\times {info.d_model}}},\quad "
+             _lines(rf"Q = {q_source}W^Q,\; K = {kv_source}\,W^K,\; V = {kv_source}\,W^V",
+                    r"\hat X = \text{LayerNorm}(X)" if norm_name else "",
+                    rf"W^{{Q}}, W^{{K}}, W^{{V}} \in \mathbb{{R}}^{{{info.d_model}\times {info.d_model}}}",
                     rf"q_{{{i}}} = {_vec(merged)}"),
              (p("q"), p("k"), p("v")) + ((norm_name,) if norm_name else ())),
         Step("step.split", shape_str(q.shape),
@@ -162,8 +162,9 @@ def _norm_in_step(trace, norm_name: str, x_name: str | None, i: int) -> Step:
     """Pre-LN: the LayerNorm the projections read, X̂ = LayerNorm(X) (the traced norm), with the mean and the
     standard deviation of x_i recomputed from the traced layer input."""
     normed = trace.numpy(norm_name)[i]
-    lines = [rf"\hat X = \text{{LayerNorm}}(X),\quad \hat x_{{{i}}} = "
-             rf"\frac{{x_{{{i}}} - \mu_{{{i}}}}}{{\sigma_{{{i}}}}}\,\gamma + \beta"]
+    # one short line each: a phone shows ~30 characters of an equation before it scrolls sideways
+    lines = [r"\hat X = \text{LayerNorm}(X)",
+             rf"\hat x_{{{i}}} = \frac{{x_{{{i}}} - \mu_{{{i}}}}}{{\sigma_{{{i}}}}}\,\gamma + \beta"]
     if x_name is not None:
         x = trace.numpy(x_name)[i].astype(np.float64)
         lines.append(rf"\mu_{{{i}}} = {_num(float(x.mean()))},\ \sigma_{{{i}}} = {_num(float(x.std()))}")

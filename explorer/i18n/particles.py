@@ -37,7 +37,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "(으)로": ("으로", "로"),
     "(이)라는": ("이라는", "라는"),
 }
-_FIELD_THEN_PAIR = re.compile(r"(\{(\w+)(?:![rsa])?(?::([^{}]*))?\})(['’\"]?)(" + "|".join(map(re.escape, PAIRS)) + ")")
+# a field, an optional closing quote or guillemet ('{token}'은(는), «{word}»은(는)), then a two-form particle
+_FIELD_THEN_PAIR = re.compile(r"(\{(\w+)(?:![rsa])?(?::([^{}]*))?\})(['’\"»」』]?)("
+                              + "|".join(map(re.escape, PAIRS)) + ")")
 
 NIEUN, MIEUM, GIYEOK, BIEUP, IEUNG = 4, 16, 1, 17, 21
 # the final consonant of each digit's Sino-Korean name: 영 일 이 삼 사 오 육 칠 팔 구
@@ -85,8 +87,9 @@ def _english_final(word: str) -> int:
 
 def reading_final(value: str) -> int | None:
     """The final consonant of how `value` is read aloud (0 = ends in a vowel), or None when it cannot tell."""
-    # trailing punctuation is not read ('먹었다.' is read 먹었다), nor Markdown escapes ('cat\\.')
-    text = re.sub(r"[\\.,!?;:…\s]+$", "", value.strip().rstrip(")]}"))
+    # trailing punctuation is not read ('먹었다.' is read 먹었다), nor Markdown escapes ('cat\\.'), nor closing
+    # quotes and brackets ('«있었어요»' is read 있었어요)
+    text = re.sub(r"[\\.,!?;:…\s]+$", "", value.strip().rstrip(")]}»’”'\"」』"))
     if not text:
         return None
     if text.endswith("%"):

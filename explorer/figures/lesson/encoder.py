@@ -248,16 +248,17 @@ def _encoder_layer_step(step: LessonStep, data: LessonData, lang: str) -> StepVi
     fig = figures.vectors_heatmap(panels, data.src_tokens, title=step_title(step, lang), lang=lang)
     a, b = x_in[i].astype(np.float64), out[i].astype(np.float64)
     cosine = float(a @ b / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-12))
+    memory = rf"\text{{{t('eq.memory', lang)}}}"
     if data.info.norm_first:
         layer = (r"x' = x + \text{MHA}(\text{LN}(x)),\quad \text{Layer}(x) = x' + \text{FFN}(\text{LN}(x'))"
-                 + (r",\quad \text{memory} = \text{LN}(\text{Layer}_{" + str(n - 1) + "})" if data.final_norm else ""))
+                 + (rf",\quad {memory} = \text{{LN}}(\text{{Layer}}_{{{n - 1}}})" if data.final_norm else ""))
         body = t("lesson.encoder_layer.body_pre", lang, n=n)
     else:
         layer = (r"x' = \text{LayerNorm}(x + \text{MHA}(x)),\quad "
                  r"\text{Layer}(x) = \text{LayerNorm}(x' + \text{FFN}(x'))")
         body = step_body(step, lang, n=n)
     latex = (rf"\begin{{gathered}}{layer} \\ "
-             rf"N = {n}:\quad \cos(x_{{{i}}}, \text{{memory}}_{{{i}}}) = {cosine:.3f}\end{{gathered}}")
+             rf"N = {n}:\quad \cos(x_{{{i}}}, {memory}_{{{i}}}) = {cosine:.3f}\end{{gathered}}")
     body += "\n\n" + t("lesson.encoder_layer.cosine", lang, i=i, token=md_escape(data.src_tokens[i]),
                        cos=f"{cosine:.2f}")
     return StepView(step, step_title(step, lang), body, shape_str(data.trace[ENCODER_OUT].shape), latex, figure=fig)
