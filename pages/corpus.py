@@ -11,7 +11,7 @@ from explorer.corpus_service import get_query_key_map, get_result, get_sentence_
 from explorer.figures import corpus as cfig
 from explorer.frame import ensure_frame
 from explorer.i18n import t
-from explorer.services import get_model, model_examples, parameter_count
+from explorer.services import get_model, model_examples, parameter_count, translates_ko_en
 from explorer.state import UrlState, lang, settings, tr
 from explorer.state import choice as url_choice
 from explorer.state import text as url_text
@@ -71,6 +71,8 @@ def choose_corpus(loaded) -> tuple[str, int, tuple[str, ...]] | None:
             st.session_state["sentences"] = DEFAULT_N
         n = st.select_slider(tr("corpus.n"), N_CHOICES, value=DEFAULT_N, key="sentences", bind="query-params",
                              help=tr("corpus.n_help"))
+        if translates_ko_en(loaded):
+            st.caption(tr("msg.grammar_english"))
         limit = sentence_limit(loaded)
         if n > limit:
             st.info(tr("corpus.large_model_cut", n=n, limit=limit, name=loaded.name))

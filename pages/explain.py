@@ -156,6 +156,7 @@ def gold_section(view) -> list | None:
         st.caption(tr("explain.gold_unknown"))
     st.selectbox(tr("explain.heldout_pick"), list(heldout_pairs()), index=None, key="explain_heldout",
                  on_change=_pick_heldout, placeholder=tr("explain.heldout_placeholder"))
+    st.caption(tr("msg.grammar_english"))
     return gold
 
 

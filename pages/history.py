@@ -46,6 +46,7 @@ def outputs_section(rnn: View, transformer: View) -> None:
     for column, view, label in ((left, rnn, "hist.rnn_label"), (right, transformer, "hist.transformer_label")):
         column.caption(tr(label, name=view.loaded.name))
         column.code(view.traced.output_text or tr("hist.empty_output"), language=None, wrap_lines=True)
+    st.caption(tr("msg.grammar_english"))  # both are ko-en translators that learned the toy grammar's English
 
 
 @st.fragment
@@ -146,3 +147,5 @@ if views is not None:
     steps_section(rnn_view, transformer_view)
 st.subheader(tr("hist.changed"))
 st.markdown(tr("hist.changed_text"))
+st.subheader(tr("hist.differences"))
+st.markdown(tr("hist.differences_text"))

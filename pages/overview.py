@@ -5,6 +5,7 @@ import streamlit as st
 import transformer_core as core
 from explorer.figures.steps import shape_str
 from explorer.frame import ensure_frame
+from explorer.i18n import CATALOGS
 from explorer.services import current_view
 from explorer.state import tr
 from explorer.widgets import page_header
@@ -60,9 +61,12 @@ if view is not None:
         st.caption(tr("overview.params_paper", d=cfg.d_model, h=cfg.n_heads, dff=cfg.d_ff,
                       layers=f"{cfg.n_encoder_layers}+{cfg.n_decoder_layers}", vocab=f"{cfg.src_vocab_size:,}",
                       paper=f"{paper:,}", gap=f"{gap:,}", rows=f"{gap // per_token:,}"))
-    if view.loaded.description:
+    # the bundled and built-in models' descriptions in the UI's language; any other model's as its config says
+    desc_key = "model_desc." + view.loaded.name.replace("-", "_")
+    description = tr(desc_key) if desc_key in CATALOGS["en"] else view.loaded.description
+    if description:
         with st.expander(tr("overview.description")):
-            st.text(view.loaded.description)
+            st.text(description)
 
     st.subheader(tr("overview.diagram"))
     shapes = trace.shapes()

@@ -100,7 +100,7 @@ def test_no_korean_string_leaves_a_two_form_particle_after_a_quoted_value():
 ALLOWED_LATIN = {
     # the glossary's own terms (Korean column) and their parts
     "LayerNorm", "softmax", "pre-LN", "post-LN", "top-k", "top-p", "WordPiece", "PCA", "Jensen", "Shannon", "KV",
-    "FFN", "RNN", "GRU", "MHA", "MaskedMHA", "CrossAttn", "LN", "BLEU", "BPE", "Adam", "logits",
+    "FFN", "RNN", "GRU", "MHA", "MaskedMHA", "CrossAttn", "LN", "BLEU", "BPE", "Adam", "Adadelta", "logits",
     # model and architecture names, people, places, data sets
     "BERT", "Marian", "GNMT", "WSJ", "Bahdanau", "Abnar", "Zuidema", "Wu", "WMT", "PyTorch", "Python",
     "reverse", "paper-base", "ko-en-rnn-attention", "ko-en-toy", "ko-en",
@@ -125,6 +125,8 @@ def latin_outside_glosses(text: str) -> list[str]:
     text = re.sub(r"(?<=[\uac00-\ud7a3])\s?\([A-Za-z][^()\uac00-\ud7a3]*\)", " ", text)  # 교사 강요(teacher forcing)
     text = re.sub(r"(?<=[\uac00-\ud7a3]), [A-Za-z][^()\uac00-\ud7a3]*\)", " ", text)  # (교사 강요, teacher forcing)
     text = re.sub(r"\(영어로 [A-Za-z][^()\uac00-\ud7a3]*\)", " ", text)  # softmax(영어로 sampled softmax)
+    text = re.sub(r"'[A-Za-z][^'\uac00-\ud7a3]*'", " ", text)  # a quoted English example: 'I go to school by bus'
+
     return [w for w in re.findall(r"[A-Za-z](?:[A-Za-z\-]*[A-Za-z])?", text) if len(w) > 1 and w not in ALLOWED_LATIN]
 
 

@@ -71,9 +71,16 @@ def _lines(*parts: str) -> str:
     return r"\begin{gathered}" + r" \\ ".join(parts) + r"\end{gathered}"
 
 
-def _word(key: str, lang: str) -> str:
+def eq_word(key: str, lang: str) -> str:
     r"""A catalog word inside an equation: \text{...} (KaTeX shows Hangul in \text with the page's font)."""
     return rf"\text{{{t(key, lang)}}}"
+
+
+def eq_phrase(key: str, lang: str, math: str) -> str:
+    r"""A catalog phrase around a piece of math ('no {math}', '{math} 곱하지 않음'): the words in \text, the math
+    outside it (KaTeX's text mode takes no _ or ^)."""
+    before, _, after = t(key, lang).partition("{math}")
+    return (rf"\text{{{before}}}" if before.strip() else "") + math + (rf"\text{{{after}}}" if after.strip() else "")
 
 
 def attention_steps(trace, stack: str, layer: int, attn: str, head: int, query: int, key: int,
@@ -100,7 +107,7 @@ def attention_steps(trace, stack: str, layer: int, attn: str, head: int, query: 
     finite = np.isfinite(row)
     denominator = float(np.exp(row[finite]).sum()) if finite.any() else 0.0
     n_blocked = int(np.isneginf(masked).sum())
-    memory = _word("eq.memory", lang)
+    memory = eq_word("eq.memory", lang)
     # what the projections read: the layer input (post-LN), or its LayerNorm (pre-LN: the traced norm1, or
     # norm2 for cross-attention's queries, whose keys and values read the encoder output)
     norm_name = layer_name(stack, layer, "norm1" if attn == "self_attn" else "norm2") if info.norm_first else None
@@ -134,9 +141,10 @@ def attention_steps(trace, stack: str, layer: int, attn: str, head: int, query: 
              rf" = \frac{{{_num(dot)}}}{{{_num(math.sqrt(d_k))}}} = {_num(float(scores[i, j]))}",
              (p("scores"),)),
         Step("step.mask", shape_str(trace[p("masked_scores")].shape),
-             rf"\tilde s_{{ij}} = \begin{{cases}} s_{{ij}} & {_word('eq.allowed', lang)} \\ -\infty & "
-             rf"{_word('eq.blocked', lang)}\end{{cases}}\qquad \tilde s_{{{i}{j}}} = {_num(float(masked[i, j]))},\quad "
-             rf"{n_blocked}\ /\ {tq * tk}\ {_word('eq.blocked', lang)}",
+             rf"\tilde s_{{ij}} = \begin{{cases}} s_{{ij}} & {eq_word('eq.allowed', lang)} \\ -\infty & "
+             rf"{eq_word('eq.blocked', lang)}\end{{cases}}\qquad "
+             rf"\tilde s_{{{i}{j}}} = {_num(float(masked[i, j]))},\quad "
+             rf"{n_blocked}\ /\ {tq * tk}\ {eq_word('eq.blocked', lang)}",
              (p("masked_scores"),)),
         Step("step.softmax", shape_str(trace[p("weights")].shape),
              rf"a_{{{i}{j}}} = \frac{{e^{{\tilde s_{{{i}{j}}}}}}}{{\sum_{{m}} e^{{\tilde s_{{{i}m}}}}}}"
@@ -217,7 +225,7 @@ def _ffn_step(trace, stack: str, layer: int, i: int, info: LayerInfo, lang: str 
     out = trace.numpy(out_name)[i]
     n_zero = int((hidden == 0).sum())
     act = {"relu": r"\max(0,\ \cdot\ )", "silu": r"\text{SiLU}"}.get(info.activation, r"\text{GELU}")
-    zero_note = (rf"{n_zero}\ /\ {hidden.size}\ {_word('eq.hidden_units', lang)} = 0"
+    zero_note = (rf"{n_zero}\ /\ {hidden.size}\ {eq_word('eq.hidden_units', lang)} = 0"
                  if info.activation == "relu" else "")
     return Step("step.ffn", shape_str(trace[hidden_name].shape),
                 _lines(rf"\text{{FFN}}(x) = {act}(xW_1 + b_1)\,W_2 + b_2,\quad "

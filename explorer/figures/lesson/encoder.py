@@ -15,7 +15,7 @@ from explorer.figures.lesson.data import ENCODER_LAYER_PREFIX, FOCUS_LAYER, Less
 from explorer.figures.lesson.questions import q_shape_answer, strongest_key_answer, token_count_answer
 from explorer.figures.lesson.steps import LessonStep
 from explorer.figures.lesson.view import StepView, chain_step, plain, row_bars, step_body, step_title
-from explorer.figures.steps import encoder_chain, ffn_step, shape_str
+from explorer.figures.steps import encoder_chain, eq_phrase, eq_word, ffn_step, shape_str
 from explorer.figures.tokenization import token_chips_html
 from explorer.i18n import md_escape, t
 from transformer_core.tracing.names import (
@@ -66,7 +66,8 @@ def _embedding_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
         latex = scaling_latex(d, embed[i], math.sqrt(d))
         body = step_body(step, lang, d=d) + "\n\n" + t("lesson.embedding.scaled", lang, d=d, sqrt=f"{math.sqrt(d):.2f}")
     else:
-        latex = rf"x = E[\mathrm{{id}}],\quad E \in \mathbb{{R}}^{{V\times {d}}}\ (\text{{no}}\ \sqrt{{d_{{model}}}})"
+        no_sqrt = eq_phrase("eq.no_sqrt", lang, r"\sqrt{d_{model}}")
+        latex = rf"x = E[\mathrm{{id}}],\quad E \in \mathbb{{R}}^{{V\times {d}}}\ ({no_sqrt})"
         body = step_body(step, lang, d=d) + "\n\n" + t("lesson.embedding.no_scale", lang)
     fig = figures.vectors_heatmap([("E[id]·√d" if data.scale_embedding else "E[id]", embed)], data.src_tokens,
                                   title=step_title(step, lang), lang=lang)
@@ -98,7 +99,8 @@ def _position_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
         body = step_body(step, lang) + "\n\n" + t("lesson.position.sinusoidal", lang)
     else:
         latex = (rf"\begin{{gathered}}x = \text{{LayerNorm}}(E[\mathrm{{id}}] + P[pos] + T[\text{{type}}]) \\ "
-                 rf"P[{p}] = ({pos[p, 0]:.3f},\ {pos[p, 1]:.3f},\ \dots)\ (\text{{learned}})\end{{gathered}}")
+                 rf"P[{p}] = ({pos[p, 0]:.3f},\ {pos[p, 1]:.3f},\ \dots)\ "
+                 rf"({eq_word('eq.learned', lang)})\end{{gathered}}")
         body = step_body(step, lang) + "\n\n" + t("lesson.position.learned", lang)
     positions = [str(i) for i in range(pos.shape[0])]
     fig = figures.vectors_heatmap([("PE", pos)], positions, title=step_title(step, lang), lang=lang,
@@ -248,7 +250,7 @@ def _encoder_layer_step(step: LessonStep, data: LessonData, lang: str) -> StepVi
     fig = figures.vectors_heatmap(panels, data.src_tokens, title=step_title(step, lang), lang=lang)
     a, b = x_in[i].astype(np.float64), out[i].astype(np.float64)
     cosine = float(a @ b / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-12))
-    memory = rf"\text{{{t('eq.memory', lang)}}}"
+    memory = eq_word("eq.memory", lang)
     if data.info.norm_first:
         layer = (r"x' = x + \text{MHA}(\text{LN}(x)),\quad \text{Layer}(x) = x' + \text{FFN}(\text{LN}(x'))"
                  + (rf",\quad {memory} = \text{{LN}}(\text{{Layer}}_{{{n - 1}}})" if data.final_norm else ""))

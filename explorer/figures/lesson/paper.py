@@ -16,7 +16,7 @@ from explorer.figures.attention import array, softmax
 from explorer.figures.lesson.data import FOCUS_LAYER, LessonData, focus_head, focus_query
 from explorer.figures.lesson.steps import LessonStep
 from explorer.figures.lesson.view import StepView, plain, step_body, step_title
-from explorer.figures.steps import shape_str
+from explorer.figures.steps import eq_phrase, eq_word, shape_str
 from explorer.i18n import t
 from transformer_core.tracing.names import (
     DECODER_OUT,
@@ -98,11 +98,11 @@ def table1(n: int, d: int, lang: str, k: int = CONV_KERNEL, r: int = RESTRICTED_
 
 def _why_attention_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     n, d = data.n_src, data.info.d_model
-    latex = _lines(rf"n^2 d = {n}^2\cdot {d} = {n * n * d:,}\quad\text{{vs}}\quad "
+    latex = _lines(rf"n^2 d = {n}^2\cdot {d} = {n * n * d:,}\quad{eq_word('eq.vs', lang)}\quad "
                    rf"n d^2 = {n}\cdot {d}^2 = {n * d * d:,}",
                    rf"\frac{{n^2 d}}{{n d^2}} = \frac{{n}}{{d}} = \frac{{{n}}}{{{d}}} = {n / d:.3f}")
-    body = step_body(step, lang, n=n, d=d) + "\n\n" + t(
-        "lesson.why_attention.cheaper" if n < d else "lesson.why_attention.dearer", lang, n=n, d=d)
+    cost = "cheaper" if n < d else "equal" if n == d else "dearer"  # n²·d against n·d²: equal at n = d
+    body = step_body(step, lang, n=n, d=d) + "\n\n" + t(f"lesson.why_attention.{cost}", lang, n=n, d=d)
     # ONE figure per step: here it is the paper's Table 1 itself, with this n and d filled in
     return StepView(step, step_title(step, lang), body, shape_str(data.trace[SRC_INPUT].shape), latex,
                     table=table1(n, d, lang))
@@ -194,9 +194,11 @@ def _scaling_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     e_norm = float(np.linalg.norm(embed / factor, axis=-1).mean())
     pe_norm = float(np.linalg.norm(pe, axis=-1).mean())
     std_q, std_k = float(q.std()), float(k.std())
-    lines = [rf"\operatorname{{Var}}(q\cdot k) = d_k\ \text{{(independent, unit-variance components)}}:\ d_k = {d_k},\ "
-             rf"\sqrt{{d_k}} = {math.sqrt(d_k):.2f}\ \ (\text{{paper: }} d_k = 64,\ \text{{std}}\ 8)",
-             rf"\text{{here: }}\operatorname{{std}}(q) = {std_q:.2f},\ \operatorname{{std}}(k) = {std_k:.2f},\ "
+    lines = [rf"\operatorname{{Var}}(q\cdot k) = d_k\ ({eq_word('eq.independent', lang)}):\ d_k = {d_k},\ "
+             rf"\sqrt{{d_k}} = {math.sqrt(d_k):.2f}\ \ "
+             rf"({eq_word('eq.paper', lang)}\ d_k = 64,\ \operatorname{{std}} = 8)",
+             rf"{eq_word('eq.here', lang)}\ \operatorname{{std}}(q) = {std_q:.2f},\ "
+             rf"\operatorname{{std}}(k) = {std_k:.2f},\ "
              rf"\operatorname{{std}}(q\cdot k) = {float(dots.std()):.2f} \to "
              rf"\operatorname{{std}}(q\cdot k/\sqrt{{d_k}}) = {float(dots.std()) / math.sqrt(d_k):.2f}"]
     if data.scale_embedding:
@@ -207,7 +209,8 @@ def _scaling_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
                  pe=f"{pe_norm:.2f}", d=d)
     else:
         lines.append(rf"\overline{{\lVert E[\mathrm{{id}}]\rVert}} = {e_norm:.2f},\ "
-                     rf"\overline{{\lVert P[pos]\rVert}} = {pe_norm:.2f}\ \ (\text{{no}}\ \sqrt{{d_{{model}}}})")
+                     rf"\overline{{\lVert P[pos]\rVert}} = {pe_norm:.2f}\ \ "
+                     + "(" + eq_phrase("eq.no_sqrt", lang, r"\sqrt{d_{model}}") + ")")
         note = t("lesson.scaling.embed_unscaled", lang, e=f"{e_norm:.2f}", pe=f"{pe_norm:.2f}")
     body = step_body(step, lang, d_k=d_k, sqrt=f"{math.sqrt(d_k):.1f}",
                      top=f"{scaled.max():.2f}", top_raw=f"{unscaled.max():.2f}") + "\n\n" + note
@@ -225,24 +228,27 @@ def _decoder_layer_step(step: LessonStep, data: LessonData, lang: str) -> StepVi
     def first_layer(tensor: str):
         return tr.numpy(layer_name("decoder", 0, tensor))
 
+    memory = eq_word("eq.memory", lang)
+
     if data.info.norm_first:
-        panels = [("y", first_layer("in")), ("+ self-attn", first_layer("add1")),
-                  ("+ cross-attn", first_layer("add2")), ("+ FFN", first_layer("out"))]
+        panels = [("y", first_layer("in")), (t("lesson.decoder_layer.plus_self", lang), first_layer("add1")),
+                  (t("lesson.decoder_layer.plus_cross", lang), first_layer("add2")),
+                  (t("lesson.decoder_layer.plus_ffn", lang), first_layer("out"))]
         formula = [r"y_1 = y + \text{MaskedMHA}(\text{LN}(y))",
-                   r"y_2 = y_1 + \text{MHA}(Q{=}\text{LN}(y_1),\ K{=}V{=}\text{memory})",
+                   rf"y_2 = y_1 + \text{{CrossAttn}}(Q{{=}}\text{{LN}}(y_1),\ K{{=}}V{{=}}{memory})",
                    r"\text{Layer}(y) = y_2 + \text{FFN}(\text{LN}(y_2))"]
         body = t("lesson.decoder_layer.body_pre", lang, n=n_layers)
     else:
         panels = [("y", first_layer("in")), ("Add & Norm 1", first_layer("norm1")),
                   ("Add & Norm 2", first_layer("norm2")), ("Add & Norm 3", first_layer("out"))]
         formula = [r"y_1 = \text{LayerNorm}(y + \text{MaskedMHA}(y))",
-                   r"y_2 = \text{LayerNorm}(y_1 + \text{MHA}(Q{=}y_1,\ K{=}V{=}\text{memory}))",
+                   rf"y_2 = \text{{LayerNorm}}(y_1 + \text{{CrossAttn}}(Q{{=}}y_1,\ K{{=}}V{{=}}{memory}))",
                    r"\text{Layer}(y) = \text{LayerNorm}(y_2 + \text{FFN}(y_2))"]
         body = step_body(step, lang, n=n_layers)
     errors = data.facts.cross_kv_error
     worst = max(errors) if errors else float("nan")
     s = int(tr[SRC_IDS].shape[1])
-    kv = (rf"K^{{(\ell)}} = \text{{memory}}\,W_K^{{(\ell)}},\ V^{{(\ell)}} = \text{{memory}}\,W_V^{{(\ell)}}\ "
+    kv = (rf"K^{{(\ell)}} = {memory}\,W_K^{{(\ell)}},\ V^{{(\ell)}} = {memory}\,W_V^{{(\ell)}}\ "
           rf"(\ell = 0..{n_layers - 1}):\ \max\lvert \Delta\rvert = {_sci(worst)},\quad K^{{(\ell)}} \in "
           rf"\mathbb{{R}}^{{{data.info.n_heads}\times {s}\times {data.d_k}}}")
     fig = figures.vectors_heatmap(panels, data.tgt_tokens, title=t("lesson.decoder_layer.fig", lang), lang=lang,
@@ -275,7 +281,8 @@ def _shared_weights_step(step: LessonStep, data: LessonData, lang: str) -> StepV
     latex = _lines(rf"\text{{logits}} = h\,E^\top{b},\quad E \in \mathbb{{R}}^{{{vocab}\times {d}}}",
                    rf"\max\lvert W_{{out}} - E\rvert = {_sci(difference)},\quad "
                    rf"\max\lvert h E^\top{b} - \text{{logits}}\rvert = {_sci(logits_error)}",
-                   r"\text{embedding: } E[\mathrm{id}]" + (r"\cdot\sqrt{d_{model}}" if data.scale_embedding else ""))
+                   eq_word("eq.embedding", lang) + r"\ E[\mathrm{id}]"
+                   + (r"\cdot\sqrt{d_{model}}" if data.scale_embedding else ""))
     key = "lesson.shared_weights.body" if facts.tied else "lesson.shared_weights.separate"
     body = t(key, lang, v=vocab, d=d, saved=f"{2 * vocab * d:,}")
     return StepView(step, step_title(step, lang), body, shape_str(tr[LOGITS].shape), latex, figure=fig)
@@ -356,7 +363,7 @@ def _training_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     steps = np.unique(np.geomspace(1, TRAIN_STEPS, 200).astype(int))
     rates = learning_rate(steps, d)
     peak = float(learning_rate(np.array([WARMUP_STEPS]), d)[0])
-    fig = _line_figure([("lrate", steps, rates, "lines"),
+    fig = _line_figure([(t("lesson.training.lrate", lang), steps, rates, "lines"),
                         (t("lesson.training.peak", lang, warmup=WARMUP_STEPS), np.array([WARMUP_STEPS]),
                          np.array([peak]), "markers")],
                        title=t("lesson.training.fig", lang, d=d), x_title=t("lesson.training.step_axis", lang),
