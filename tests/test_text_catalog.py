@@ -207,3 +207,13 @@ def test_the_glossary_spells_out_the_equations_abbreviations_and_the_papers_jarg
     for word in ("MHA", "LN", "MaskedMHA", "softmax", "BLEU", "perplexity", "RNN", "GRU", "Adam", "learning rate",
                  "loss", "gradient", "big-O", "BPE", "WMT"):
         assert word.lower() in known, word
+
+
+def test_the_classifiers_level_names_are_the_glossarys():
+    """The lab's speech-level names (saved into every classifier's config) are school grammar's, as the glossary
+    writes them: 하십시오체 (not 합쇼체), 해체 (반말 is an everyday word, not the level's name)."""
+    from transformer_core.training.classify import LEVEL_NAMES
+
+    speech_level = next(term for term in TERMS if term.en == "speech level")
+    assert set(LEVEL_NAMES.values()) == {"하십시오체", "해요체", "해체", "해라체"}
+    assert all(name in speech_level.ko_def for name in LEVEL_NAMES.values())

@@ -33,7 +33,7 @@ from transformer_core.tracing.names import AttentionKind, attention_name
 from transformer_core.training.loop import TrainingStopped
 
 TASK = SPEECH_LEVEL.name  # config.json's "task"
-LEVEL_NAMES = {"plain": "해라체", "polite": "해요체", "formal": "합쇼체", "banmal": "반말"}
+LEVEL_NAMES = {"plain": "해라체", "polite": "해요체", "formal": "하십시오체", "banmal": "해체"}
 HEAD_FILE = "classifier.safetensors"
 
 
