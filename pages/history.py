@@ -145,7 +145,7 @@ if views is not None:
     alignment_section(rnn_view, transformer_view)
     scores_section(rnn_view, transformer_view)
     steps_section(rnn_view, transformer_view)
+st.subheader(tr("hist.differences"))  # which differences are history and which are this project's
+st.markdown(tr("hist.differences_text"))
 st.subheader(tr("hist.changed"))
 st.markdown(tr("hist.changed_text"))
-st.subheader(tr("hist.differences"))
-st.markdown(tr("hist.differences_text"))
