@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from transformer_core.data import hangul
-from transformer_core.data.ko_en import common_phrase, name_phrase, place_phrase
-from transformer_core.data.ko_en_forms import grammar_lexicon
+from transformer_core.grammar import hangul
+from transformer_core.grammar.base import common_phrase, name_phrase, place_phrase
+from transformer_core.grammar.forms import grammar_lexicon
 
 
 def assert_pair_reads_back(pair, tokenizer, vocab: dict[str, int]) -> None:
@@ -116,8 +116,8 @@ def aligned_words(pair) -> dict[str, set[str]]:
 def unread_sentences(sentences, grammar: str) -> list[tuple[str, list[str]]]:
     """The typed sentences grammar `grammar`'s tokenizer cuts with an `<unk>` or its recogniser names outside
     (each with its pieces); a round's new constructions must leave none."""
-    from transformer_core.data.recogniser import outside_word_indices
     from transformer_core.data.tokenization import build_ko_en_tokenizer
+    from transformer_core.grammar.recogniser import outside_word_indices
 
     tokenizer = build_ko_en_tokenizer(grammar=grammar)
     unread = []
@@ -134,7 +134,7 @@ def stream_sha256(grammar: str, n: int = 3000, seed: int = 4) -> str:
     import hashlib
     import json
 
-    from transformer_core.data.ko_en_everyday import generate_pairs
+    from transformer_core.grammar.generator import generate_pairs
 
     pairs = generate_pairs(n, seed=seed, grammar=grammar)
     stream = json.dumps([[p.source, p.target, p.alignment] for p in pairs], ensure_ascii=False)

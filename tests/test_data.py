@@ -7,9 +7,11 @@ from itertools import product
 
 import pytest
 
-from transformer_core.data import english, generate_pairs, hangul, is_held_out, reverse_examples
+from transformer_core.data import generate_pairs, is_held_out, reverse_examples
 from transformer_core.data.charset import reverse_characters
-from transformer_core.data.ko_en import (
+from transformer_core.data.tokenization import build_ko_en_tokenizer
+from transformer_core.grammar import english, hangul
+from transformer_core.grammar.base import (
     GRAMMAR,
     REGISTERS,
     TENSES,
@@ -25,10 +27,9 @@ from transformer_core.data.ko_en import (
     verb_words,
     word_tokens,
 )
-from transformer_core.data.ko_en_everyday import stream_korean_words
-from transformer_core.data.lexicon import ADJECTIVES, ALL_VERBS, CORE, FULL, NOUN_BY_KO, NUMBERS, TOOLS
-from transformer_core.data.tokenization import build_ko_en_tokenizer
-from transformer_core.data.vocabulary import ko_en_vocabulary
+from transformer_core.grammar.generator import stream_korean_words
+from transformer_core.grammar.lexicon import ADJECTIVES, ALL_VERBS, CORE, FULL, NOUN_BY_KO, NUMBERS, TOOLS
+from transformer_core.grammar.vocabulary import ko_en_vocabulary
 
 VERB = {(v.stem, v.kind): v for v in ALL_VERBS}
 ADJECTIVE = {a.attributive: a for a in ADJECTIVES}

@@ -8,7 +8,7 @@ vocabulary's 17,071 tokens joined by newlines (special tokens not counted; the b
 from __future__ import annotations
 
 from tests.grammar_checks import stream_sha256, vocabulary_sha256
-from transformer_core.data.vocabulary import ko_en_vocabulary
+from transformer_core.grammar.vocabulary import ko_en_vocabulary
 
 GRAMMAR = "everyday-korean"  # "learner10" until issue 49 (an alias still)
 STREAM_SHA256 = "69ebf294f69095f749dfb527c8006366101d0ed4b2c95db6dde919f6142878d1"

@@ -27,7 +27,7 @@ import explorer.figures.figures as figures
 import explorer.figures.generation as generation_figures
 import transformer_core.analysis.head_patches as head_patches
 import transformer_core.analysis.scoring as scoring
-import transformer_core.data.splits as splits
+import transformer_core.grammar.splits as splits
 import transformer_core.inference.generation as generation
 import transformer_core.io.interop as interop
 import transformer_core.models.masks as masks

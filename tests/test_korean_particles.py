@@ -13,7 +13,7 @@ import pytest
 from explorer.i18n import CATALOGS, forms, t
 from explorer.i18n.particles import final_consonant as restated_final
 from explorer.i18n.particles import resolve
-from transformer_core.data.hangul import HANGUL_FIRST, HANGUL_LAST, final_consonant
+from transformer_core.grammar.hangul import HANGUL_FIRST, HANGUL_LAST, final_consonant
 
 # value -> how a Korean reader says it (None: no single reading, the two-form particle must stay)
 INTEGERS = {"0": "영", "1": "일", "2": "이", "3": "삼", "4": "사", "6": "육", "7": "칠", "8": "팔", "9": "구",

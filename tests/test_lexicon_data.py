@@ -1,4 +1,4 @@
-"""The lexicon is data (transformer_core/data/lexicon_core.json, lexicon_full.json) read by one loader."""
+"""The lexicon is data (transformer_core/grammar/lexicon_core.json, lexicon_full.json) read by one loader."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 import transformer_core
 from tests.grammar_checks import assert_conjugated_by_rule
-from transformer_core.data import lexicon
+from transformer_core.grammar import lexicon
 
 CORE_STEMS = {(v.stem, v.kind) for v in lexicon.CORE.verbs} | {a.attributive for a in lexicon.CORE.adjectives}
 
@@ -86,7 +86,7 @@ def test_an_additions_file_that_repeats_an_entry_is_refused(tmp_path, monkeypatc
 
 @pytest.mark.parametrize("grammar", ["learner", "learner2", "learner3", "learner4"])
 def test_the_shipped_additions_repeat_nothing(grammar):
-    from transformer_core.data.ko_en_forms import grammar_lexicon
+    from transformer_core.grammar.forms import grammar_lexicon
 
     learner = grammar_lexicon(grammar)
     nouns = [(n.ko, n.en) for n in learner.common_nouns + learner.places + learner.names]
@@ -100,7 +100,7 @@ def test_the_lexicon_is_read_by_one_loader_and_written_in_no_python_module():
     readers = [p for p in core.rglob("*.py") if "lexicon_" in p.read_text(encoding="utf-8") and p.name != "lexicon.py"]
     assert readers == []
     assert not (core / "data" / "everyday_lexicon.py").exists()
-    assert sorted(p.name for p in (core / "data").glob("lexicon_*.json")) == [
+    assert sorted(p.name for p in (core / "grammar").glob("lexicon_*.json")) == [
         "lexicon_core.json", "lexicon_everyday.json", "lexicon_full.json", "lexicon_learner.json",
         "lexicon_learner10.json", "lexicon_learner2.json", "lexicon_learner3.json", "lexicon_learner4.json",
         "lexicon_learner5.json", "lexicon_learner6.json", "lexicon_learner7.json",

@@ -9,11 +9,11 @@ from dataclasses import replace
 import pytest
 
 import transformer_core
-from transformer_core.data.ko_en import GRAMMAR
-from transformer_core.data.ko_en_everyday import ko_en_grammar
-from transformer_core.data.recogniser import outside_word_indices, word_shapes
-from transformer_core.data.splits import is_held_out
 from transformer_core.data.tokenization import build_ko_en_tokenizer
+from transformer_core.grammar.base import GRAMMAR
+from transformer_core.grammar.generator import ko_en_grammar
+from transformer_core.grammar.recogniser import outside_word_indices, word_shapes
+from transformer_core.grammar.splits import is_held_out
 from transformer_core.inference.report import outside_report, translation_report
 
 REPORT_KEYS = {"output_text", "src_tokens", "unknown_words", "outside_training", "outside_parts"}

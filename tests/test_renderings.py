@@ -1,5 +1,5 @@
 """Issue 27 item 3, a fourth signal of the notice: a known noun the translation lost. The grammar's gold
-alignments say which English words each noun piece becomes (data/renderings.py); a translation holding none of
+alignments say which English words each noun piece becomes (grammar/renderings.py); a translation holding none of
 them has dropped or swapped the noun, and the report names the word. Checked against the lexicon's own English,
 against gold translations of held-out sentences (never used to build the table), and on outputs written here."""
 
@@ -10,10 +10,10 @@ import json
 import pytest
 
 import transformer_core
-from transformer_core.data.ko_en import GRAMMAR
-from transformer_core.data.ko_en_everyday import ko_en_grammar
-from transformer_core.data.recogniser import grammar_words
-from transformer_core.data.renderings import (
+from transformer_core.grammar.base import GRAMMAR
+from transformer_core.grammar.generator import ko_en_grammar
+from transformer_core.grammar.recogniser import grammar_words
+from transformer_core.grammar.renderings import (
     FUNCTION_WORDS,
     GRAMMARS,
     build,
@@ -24,7 +24,7 @@ from transformer_core.data.renderings import (
     path_of,
     renderings,
 )
-from transformer_core.data.splits import is_held_out
+from transformer_core.grammar.splits import is_held_out
 from transformer_core.inference.report import outside_report, translation_report
 
 

@@ -126,8 +126,8 @@ def test_a_loaded_ko_en_model_is_held_out_on_the_one_grammar(grammar, bound):
     models' "learner10" is its old name); a bundled recipe trains on TRAINING_GRAMMAR and writes it."""
     from types import SimpleNamespace
 
-    from transformer_core.data.ko_en_everyday import ko_en_grammar
     from transformer_core.data.tokenization import TRAINING_GRAMMAR
+    from transformer_core.grammar.generator import ko_en_grammar
     from transformer_core.tasks import model_task
     from transformer_core.training.model_card import grammar_field
 
@@ -145,8 +145,8 @@ def test_a_loaded_ko_en_model_is_held_out_on_the_one_grammar(grammar, bound):
 def test_new_models_train_on_the_grammar_of_the_bundled_translators():
     """TRAINING_GRAMMAR (what `train --task ko-en` and the lab's whole-grammar runs use) is the grammar the bundled
     ko-en-toy and ko-en-rnn-attention say they learned: one place names the default, the models' config.json."""
-    from transformer_core.data.ko_en import GRAMMAR_ALIASES
     from transformer_core.data.tokenization import TRAINING_GRAMMAR
+    from transformer_core.grammar.base import GRAMMAR_ALIASES
 
     for name in ("ko-en-toy", "ko-en-rnn-attention"):
         config = json.loads((ROOT / "models" / name / "config.json").read_text(encoding="utf-8"))

@@ -165,7 +165,7 @@ def test_the_cli_bar_fills_with_the_time_budget_and_says_steps_per_second():
 
 def test_the_labs_ko_en_tokenizer_holds_every_core_token_and_only_a_fraction_of_the_full_vocabulary():
     from transformer_core.data import UNK_ID
-    from transformer_core.data.ko_en import KoEnGrammar
+    from transformer_core.grammar.base import KoEnGrammar
     from transformer_core.training.recipes import tokenizer_for
 
     lab = tokenizer_for("ko-en", lab=True)

@@ -9,8 +9,8 @@ import random
 from dataclasses import dataclass
 
 from transformer_core.data import charset
-from transformer_core.data.ko_en import KoEnGrammar
-from transformer_core.data.splits import is_held_out
+from transformer_core.grammar.base import KoEnGrammar
+from transformer_core.grammar.splits import is_held_out
 
 MAX_CHARS = 64
 

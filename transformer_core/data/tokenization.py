@@ -13,8 +13,8 @@ import os
 from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
 from transformer_core.data.charset import reverse_characters
-from transformer_core.data.ko_en import GRAMMAR, GRAMMAR_ALIASES
-from transformer_core.data.vocabulary import GRAMMARS, ko_en_vocabulary
+from transformer_core.grammar.base import GRAMMAR, GRAMMAR_ALIASES
+from transformer_core.grammar.vocabulary import GRAMMARS, ko_en_vocabulary
 
 SPECIAL_TOKENS = ("<pad>", "<s>", "</s>", "<unk>")
 PAD_ID, BOS_ID, EOS_ID, UNK_ID = 0, 1, 2, 3

@@ -4,7 +4,7 @@ Two ways a sentence leaves the training data of a grammar-trained translator:
 
 * unknown words: a word with a piece the vocabulary lacks becomes <unk>; the model cannot see it.
 * known words in a construction the grammar never writes (먹어 봤어요, 먹고 갔어요): every piece is known,
-  but the model never saw them together like this. The grammar's own recogniser (data/recogniser.py)
+  but the model never saw them together like this. The grammar's own recogniser (grammar/recogniser.py)
   finds them: it reduces each word to its shape (N ##에, P ##다, 싶 ##어요) and names the words around a
   pair of neighbouring shapes that the grammar never writes.
 
@@ -12,7 +12,7 @@ Either way the output is a guess, and the pages say so before the output, naming
 
 A translation can also lose a noun the model knows, in a construction the grammar writes: fluent, confident and
 wrong (우리는 함께 점심을 먹었다 -> "we ate a baker"). The grammar's gold alignments say which English words each
-noun becomes (data/renderings.py: 점심 -> lunch); a noun none of whose words is in the output is named as lost.
+noun becomes (grammar/renderings.py: 점심 -> lunch); a noun none of whose words is in the output is named as lost.
 
 Another signal needs no grammar: the model's own confidence, read in the recorded forward as the lead of each
 chosen word over the next likeliest one (its "runner-up"): the difference of their logits, ln(p_word / p_runner_up).
@@ -145,8 +145,8 @@ def recogniser_grammar(loaded) -> str:
     """The grammar whose recogniser applies to `loaded`: its config.json grammar for ko-en models, by its own name
     (the bundled models' "learner10" is the one grammar's old name); "" for other tasks, checkpoints and models of a
     grammar this tree no longer has (an earlier stage, or none: their sentences are not the one grammar's)."""
-    from transformer_core.data.ko_en import GRAMMAR_ALIASES
-    from transformer_core.data.recogniser import has_recogniser
+    from transformer_core.grammar.base import GRAMMAR_ALIASES
+    from transformer_core.grammar.recogniser import has_recogniser
     from transformer_core.tasks import model_task
 
     task = model_task(loaded)
@@ -175,8 +175,8 @@ def outside_report(loaded, text: str, src_tokens: list[str] | None = None,
     constructions: list[str] = []
     lost: list[str] = []
     if grammar and words:
-        from transformer_core.data.recogniser import outside_word_indices
-        from transformer_core.data.renderings import has_renderings, lost_nouns
+        from transformer_core.grammar.recogniser import outside_word_indices
+        from transformer_core.grammar.renderings import has_renderings, lost_nouns
 
         if src_tokens is None:
             src_tokens = tokenizer.convert_ids_to_tokens(tokenizer(text, add_special_tokens=False)["input_ids"])

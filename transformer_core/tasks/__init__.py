@@ -1,7 +1,7 @@
 """The tasks: ONE `Task` per thing a model is trained to do, and the registry every other module asks.
 
 A task knows its tokenizer, its endless training stream, its held-out examples with their gold alignment
-(`held_out(tokenizer, n, seed)`: never trained on, the hash split of data/splits.py), the text of its model
+(`held_out(tokenizer, n, seed)`: never trained on, the hash split of grammar/splits.py), the text of its model
 card, its goals and its probe sentence. Evaluation, corpus statistics, head importance, the lab, the explain
 service and the pages call these methods and read these fields; no module outside this one compares task
 names (tests/test_task_registry.py holds that).
@@ -22,8 +22,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from transformer_core.data import BOS_ID, EOS_ID, UNK_ID, is_held_out
-from transformer_core.data.ko_en import REGISTERS, KoEnGrammar
-from transformer_core.data.ko_en_everyday import ko_en_grammar as grammar_named
 from transformer_core.data.reverse import MAX_CHARS, ReverseData
 from transformer_core.data.tokenization import (
     TRAINING_GRAMMAR,
@@ -32,6 +30,8 @@ from transformer_core.data.tokenization import (
     build_reverse_tokenizer,
     training_grammar,
 )
+from transformer_core.grammar.base import REGISTERS, KoEnGrammar
+from transformer_core.grammar.generator import ko_en_grammar as grammar_named
 from transformer_core.tasks.heldout import REAL_SENTENCES, Example, anti_diagonal_gold
 from transformer_core.tasks.texts import CARD_NOTES, DESCRIPTIONS, LAB_KO_EN_NOTES, LETTER_NOTES
 

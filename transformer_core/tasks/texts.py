@@ -49,7 +49,7 @@ which Korean does not write. "the" from 그 is aligned to 그; do/does/did/is/wa
 word carrying the tense; not -> 안; at/to/with/and to the word carrying the particle; what/who/
 where/when/how to 뭐/누구/어디/언제/어때.
 
-Held out: a Korean sentence whose text hashes into bucket 0 of 20 (`data/splits.py`) is never trained on;
+Held out: a Korean sentence whose text hashes into bucket 0 of 20 (`grammar/splits.py`) is never trained on;
 evaluation samples only from that bucket.""",
     "reverse": """\
 Texts come from `transformer_core/data/reverse.py`, in four styles: random character soup (45 %;
@@ -94,7 +94,7 @@ LAB_KO_EN_NOTES = (
 
 
 EVERYDAY_NOTES = """\
-Everyday grammar (stage "everyday"; `transformer_core/data/ko_en_everyday.py`): the
+Everyday grammar (stage "everyday"; `transformer_core/grammar/generator.py`): the
 grammar above plus the constructions learners say first, each with its gold alignment: desire -고 싶다
 (먹고 싶어요 -> want to eat); progressive -고 있다 (is reading); requests -아/어 주세요 and 좀 (문 좀 열어
 주세요 -> Please open the door; 물 주세요 -> Please give me water); existence and place 있다/없다 with
@@ -108,12 +108,12 @@ o'clock; 열 살 -> ten years old) and Sino-Korean floors (삼 층 -> the third 
 degree 너무 / 아주 / 많이 / 조금; dropped subjects (내일 학교에 갈 거예요 -> I will go to the school tomorrow; a
 question without a subject asks "you"). The vocabulary keeps the full grammar's ids and appends the new
 pieces ({added} tokens), so this model continued from the full grammar's weights. A sentence outside these
-constructions gets a notice on every page (the grammar's recogniser, `data/recogniser.py`)."""
+constructions gets a notice on every page (the grammar's recogniser, `grammar/recogniser.py`)."""
 
 LEARNER_NOTES = """\
 Learner grammar (stage "learner"): the everyday constructions above over a bigger lexicon: the
 full and everyday entries plus a Korean learner's core vocabulary (the learner additions file that
-`transformer_core/data/lexicon.py` reads: the everyday verbs, adjectives, nouns, adverbs and time words of school,
+`transformer_core/grammar/lexicon.py` reads: the everyday verbs, adjectives, nouns, adverbs and time words of school,
 home, family, food, weather, body, feelings, places, shops, transport and hobbies, written by topic the way the
 beginner levels of the National Institute of Korean Language's learner word list choose them), and irregular
 stems in -(으)니까 / -(으)면서 / -(으)시- too (들으니까, 도우세요). The vocabulary keeps the everyday grammar's ids
@@ -122,7 +122,7 @@ and appends the new pieces ({added} tokens), so this model continued from the ev
 LEARNER2_NOTES = """\
 Learner grammar, second round (stage "learner2"): the learner grammar's constructions over its
 lexicon plus 1,000 more entries of a learner's beginner to lower-intermediate vocabulary (the learner2 additions
-file that `transformer_core/data/lexicon.py` reads: daily routine, chores, cooking, ordering, shopping, clothes,
+file that `transformer_core/grammar/lexicon.py` reads: daily routine, chores, cooking, ordering, shopping, clothes,
 health, travel, directions, work, phone and computer, nature and animals, places and shops, time; verbs and
 adjectives first). The vocabulary keeps the learner grammar's ids and appends the new pieces ({added} tokens), so
 this model continued from the learner model's weights."""
@@ -221,8 +221,8 @@ negative (아무 책도 안 읽었어요 -> I did not read any books) and N이 �
 vocabulary keeps the learner9 grammar's ids and appends the new pieces ({added} tokens), so this
 model continued from the learner9 model's weights."""
 
-# Each stage the grammar grew through (ko_en.EXTENDED_GRAMMARS; until issue 49 each was a grammar of its own) -> its
-# card notes; a model's card carries the notes of every stage (training/model_card.data_notes).
+# Each stage the grammar grew through (grammar.base.EXTENDED_GRAMMARS; until issue 49 each a grammar of its own) ->
+# its card notes; a model's card carries the notes of every stage (training/model_card.data_notes).
 ROUND_CARD_NOTES = {
     "everyday": EVERYDAY_NOTES, "learner": LEARNER_NOTES, "learner2": LEARNER2_NOTES, "learner3": LEARNER3_NOTES,
     "learner4": LEARNER4_NOTES, "learner5": LEARNER5_NOTES, "learner6": LEARNER6_NOTES, "learner7": LEARNER7_NOTES,

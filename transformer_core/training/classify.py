@@ -1,6 +1,6 @@
 """An encoder + [CLS] classifier: the speech level of a Korean sentence, a task with a known right answer.
 
-The grammar (data/ko_en.py) writes every sentence in one of four speech levels, and the deciding token
+The grammar (grammar/base.py) writes every sentence in one of four speech levels, and the deciding token
 is the verb ending: 먹는다 (해라체, plain), 먹어요 (해요체, polite), 먹습니다 (합쇼체, formal), 먹어 (반말).
 The model is the core's encoder-only `Transformer` (as BERT) reading `<s>` + the sentence, with one
 linear layer on the first position's output (the [CLS] role is played by `<s>`). Whether its [CLS] row

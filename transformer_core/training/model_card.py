@@ -87,9 +87,9 @@ def data_notes(task: str) -> str:
         return data.lab_card_notes
     if not data.grammar:
         return data.card_notes
-    from transformer_core.data.ko_en import EXTENDED_GRAMMARS, stage_of
-    from transformer_core.data.ko_en_forms import grammar_lexicon
-    from transformer_core.data.vocabulary import ko_en_vocabulary, stage_sizes
+    from transformer_core.grammar.base import EXTENDED_GRAMMARS, stage_of
+    from transformer_core.grammar.forms import grammar_lexicon
+    from transformer_core.grammar.vocabulary import ko_en_vocabulary, stage_sizes
 
     lexicon = grammar_lexicon(stage_of(data.whole_grammar))
     verbs = {(v.stem, v.en_base) for v in lexicon.verbs}

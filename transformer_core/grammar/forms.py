@@ -1,11 +1,11 @@
 """The everyday grammar's forms by rule (connective, auxiliary and honorific endings, English -ing forms),
-its constants, and every word it can write (the vocabulary reads these; ko_en_everyday.py samples sentences).
+its constants, and every word it can write (the vocabulary reads these; generator.py samples sentences).
 """
 
 from __future__ import annotations
 
-from transformer_core.data import english, hangul
-from transformer_core.data.ko_en import (
+from transformer_core.grammar import english, hangul
+from transformer_core.grammar.base import (
     EXTENDED_GRAMMARS,
     REGISTERS,
     Word,
@@ -14,7 +14,7 @@ from transformer_core.data.ko_en import (
     predicate_word,
     stem_pieces,
 )
-from transformer_core.data.lexicon import Adjective, Lexicon, Verb, load_additions
+from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb, load_additions
 
 GRAMMAR_NAME = "everyday"
 LEARNER_GRAMMAR = "learner"  # the everyday constructions over the full + everyday + learner lexicon
@@ -863,7 +863,7 @@ def fixed_subject_words(entry, tense: str, negated: bool, question: bool, regist
                         ) -> tuple[list[Word], int, int]:
     """A collocation's Korean words: its noun with its particle, then the predicate (안 first when negated): 비가
     왔어요, 배가 안 고파요, 감기에 걸렸어요. Returns the words, the predicate's lexical index and its tense index."""
-    from transformer_core.data.ko_en import adjective_pieces, verb_pieces
+    from transformer_core.grammar.base import adjective_pieces, verb_pieces
 
     predicate = fixed_subject_predicate(entry)
     pieces = verb_pieces if entry.action else adjective_pieces
@@ -1090,7 +1090,7 @@ def learner7_korean_words(lexicon: Lexicon) -> set[Word]:
     적다, 모르다, -(으)ㄹ 줄, the standalone numerals."""
     from itertools import product
 
-    from transformer_core.data.ko_en import adjective_pieces, verb_pieces
+    from transformer_core.grammar.base import adjective_pieces, verb_pieces
 
     words: set[Word] = {JUL, *((ko,) for ko, _ in STANDALONE_NUMBERS), (",",), (NAME_TITLE,), ("항상",)}
     words.update((ko,) for ko, _ in VOCATIVE_TITLES)
@@ -1370,7 +1370,7 @@ LEARNER9_ENGLISH = ("What", "what", "time", "floor", "on", "only", "at", "all", 
 def topic_time_texts(lexicon: Lexicon) -> frozenset[str]:
     """The time words (as written: 내일, 봄에, 주에 of 다음 주에) that take the topic particle in speech: the day
     words of TOPIC_TIME_WORDS and every time word of the lexicon ending in 에 (the last word of a two-word one)."""
-    from transformer_core.data.ko_en import split_particle
+    from transformer_core.grammar.base import split_particle
 
     lasts = {"".join(split_particle(time.ko[-1])) for time in lexicon.time_words}
     return frozenset(w for w in lasts if w in TOPIC_TIME_WORDS or (w.endswith("에") and len(w) > 1
@@ -1389,7 +1389,7 @@ def topic_time_word(word: Word, time_texts: frozenset[str]) -> Word | None:
 def learner9_korean_words(lexicon: Lexicon) -> set[Word]:
     """Every Korean word (as pieces) the seventh syllabus round writes: time words with 은/는 (split as the
     tokenizer cuts the time word), counters and nouns with 밖에, 하나도, 아무도, 아무것도, 몇 and the set phrases."""
-    from transformer_core.data.ko_en import split_particle
+    from transformer_core.grammar.base import split_particle
 
     words: set[Word] = {(AT_ALL,), (NOBODY,), (NOTHING,), (HOW_MANY,), (HOUR, "에"), (FLOOR, "에"),
                         (HOURS, ONLY_BEFORE_NEGATIVE)}

@@ -11,7 +11,7 @@ without a subject asks "you").
 
 Conjugation comes from rules (hangul.py and the small functions below), English agreement from
 english.py, the words from the lexicon's data files (the full one plus the everyday additions). Every pair
-keeps its gold alignment, with the same conventions as ko_en.py; the new ones are listed at each builder.
+keeps its gold alignment, with the same conventions as base.py; the new ones are listed at each builder.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import ClassVar, NamedTuple
 
-from transformer_core.data import english, hangul
-from transformer_core.data.ko_en import (
+from transformer_core.grammar import english, hangul
+from transformer_core.grammar.base import (
     GRAMMAR,
     REGISTERS,
     KoEnGrammar,
@@ -40,7 +40,7 @@ from transformer_core.data.ko_en import (
     stage_of,
     word_tokens,
 )
-from transformer_core.data.ko_en_forms import (
+from transformer_core.grammar.forms import (
     ABOUT,
     ACTIVITY_VERBS,
     AFTER,
@@ -235,7 +235,7 @@ from transformer_core.data.ko_en_forms import (
     will_word,
     ya_word,
 )
-from transformer_core.data.lexicon import Adjective, Noun, Verb
+from transformer_core.grammar.lexicon import Adjective, Noun, Verb
 
 
 class FrontedClause(NamedTuple):
@@ -294,7 +294,7 @@ class EverydayGrammar(KoEnGrammar):
     @property
     def _vocabulary(self) -> frozenset[str]:
         if not hasattr(self, "_vocabulary_cache"):
-            from transformer_core.data.vocabulary import ko_en_vocabulary
+            from transformer_core.grammar.vocabulary import ko_en_vocabulary
 
             self._vocabulary_cache = frozenset(ko_en_vocabulary(False, self.GRAMMAR))
         return self._vocabulary_cache
@@ -361,7 +361,7 @@ class EverydayGrammar(KoEnGrammar):
         return self._noun_phrase(verb.objects, "object", allow_pronoun="person" in verb.objects)
 
     def _place_for(self, verb: Verb) -> Phrase | None:
-        from transformer_core.data.ko_en import place_phrase
+        from transformer_core.grammar.base import place_phrase
 
         if verb.kind == "motion":
             return place_phrase(self.rng.choice(self.lexicon.places), "goal", "to")
@@ -430,7 +430,7 @@ class EverydayGrammar(KoEnGrammar):
         return self._assemble([subject.phrase, place, obj.phrase if obj else None, predicate], order, time, question)
 
     def _time_word(self, ko: str) -> Phrase | None:
-        from transformer_core.data.ko_en import time_phrase
+        from transformer_core.grammar.base import time_phrase
 
         for word in self.lexicon.time_words:
             if word.ko == (ko,):
@@ -628,7 +628,7 @@ class EverydayGrammar(KoEnGrammar):
                     predicate.add_en(verb_form(verb.en_base, "present", subject.person, subject.plural), index)
                 before = 0
             else:
-                from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
+                from transformer_core.grammar.base import english_verb_items, predicate_phrase, verb_pieces
 
                 words, lexical, tense_index = verb_pieces(verb, tense, False, question, register)
                 items, before = english_verb_items(verb, tense, False, question, subject.person, subject.plural)
@@ -679,7 +679,7 @@ class EverydayGrammar(KoEnGrammar):
         index = while_phrase.add_ko(myeonseo_word(first.stem, eu_class(first, self.GRAMMAR)))
         while_phrase.add_en("while", index)
         while_phrase.add_en(present_participle(first.en_base), index)
-        from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
+        from transformer_core.grammar.base import english_verb_items, predicate_phrase, verb_pieces
 
         words, lexical, tense_index = verb_pieces(second, tense, False, False, register)
         items, _ = english_verb_items(second, tense, False, False, subject.person, subject.plural)
@@ -860,7 +860,7 @@ class EverydayGrammar(KoEnGrammar):
             predicate.add_en("give", give)
             predicate.add_en("me")
             return self._assemble([cups, predicate], [(predicate, slice(None)), (cups, slice(None))], None, False)
-        from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
+        from transformer_core.grammar.base import english_verb_items, predicate_phrase, verb_pieces
 
         verb = next(v for v in self.lexicon.transitive if v.stem == "마시")
         tense = self.rng.choice(["past", "present", "future"])
@@ -951,7 +951,7 @@ class EverydayGrammar(KoEnGrammar):
                         question: bool) -> SentencePair:
         """The honorific sentence from its Korean predicate `words` (the verb's first, the tense on the last):
         the English verb of `verb`, its auxiliary aligned to the tense word."""
-        from transformer_core.data.ko_en import english_verb_items
+        from transformer_core.grammar.base import english_verb_items
 
         predicate = Phrase()
         lexical = predicate.add_ko(words[0])
@@ -969,7 +969,7 @@ class EverydayGrammar(KoEnGrammar):
 
     def _transport(self, register: str) -> SentencePair:
         """S는 N을 타고 PLACE에 갔다 -> S went to PLACE by N (by -> 타고, N -> N을)."""
-        from transformer_core.data.ko_en import english_verb_items, place_phrase, predicate_phrase, verb_pieces
+        from transformer_core.grammar.base import english_verb_items, place_phrase, predicate_phrase, verb_pieces
 
         tense = self.rng.choice(["past", "present", "future"])
         question = self.rng.random() < 0.2
@@ -1132,7 +1132,7 @@ class Learner3Grammar(Learner2Grammar):
                          negated: bool = False) -> tuple[Phrase, int]:
         """The sentence's last verb as pieces and English (will eat / ate / eats / did ... eat; `negated`: 안 먹었어요
         -> did not eat), and how many of its English words go before the subject in a question."""
-        from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
+        from transformer_core.grammar.base import english_verb_items, predicate_phrase, verb_pieces
 
         words, lexical, tense_index = verb_pieces(verb, tense, negated, question, register)
         items, before = english_verb_items(verb, tense, negated, question, subject.person, subject.plural)
@@ -1486,7 +1486,7 @@ class Learner3Grammar(Learner2Grammar):
 
     def _go_to_do(self, register: str) -> SentencePair:
         """S [OBJ] V-(으)러 PLACE에 가다 -> S went/goes/will go to PLACE to V [OBJ] (to and V -> V-(으)러)."""
-        from transformer_core.data.ko_en import place_phrase
+        from transformer_core.grammar.base import place_phrase
 
         tense = self.rng.choice(["past", "past", "present", "future"])
         question = self.rng.random() < 0.2
@@ -1549,7 +1549,7 @@ class Learner3Grammar(Learner2Grammar):
         obj = self._object(verb)
         place = self._place_for(verb)
         if verb.kind == "motion":
-            from transformer_core.data.ko_en import place_phrase
+            from transformer_core.grammar.base import place_phrase
 
             place = place_phrase(self.rng.choice(self.lexicon.places), "goal", "to")
         predicate = Phrase()
@@ -1650,7 +1650,7 @@ class Learner3Grammar(Learner2Grammar):
     def _honorific_stay(self, register: str) -> SentencePair:
         """할머니께서는 집에 계세요 -> Grandmother is at home; ? -> Is the teacher at the school? (is/was -> 계시다;
         at -> PLACE에). Future: will be."""
-        from transformer_core.data.ko_en import place_phrase
+        from transformer_core.grammar.base import place_phrase
 
         tense = self.rng.choice(["present", "present", "past", "future"])
         question = self.rng.random() < 0.25
@@ -1990,7 +1990,7 @@ class Learner4Grammar(Learner3Grammar):
     def _most(self, register: str) -> SentencePair:
         """S는 PLACE에서 제일/가장 ADJ -> S is the ADJ-est / the most ADJ in PLACE (the and -est -> ADJ's word and
         제일; in PLACE -> PLACE에서); 민수는 서울에서 제일 커요 -> Minsu is the biggest in Seoul."""
-        from transformer_core.data.ko_en import place_phrase
+        from transformer_core.grammar.base import place_phrase
 
         tense = self.rng.choice(["present", "present", "past"])
         question = self.rng.random() < 0.2
@@ -2137,7 +2137,7 @@ class Learner5Grammar(Learner4Grammar):
         """S N에게 OBJ V-아/어 줬어요 -> S V-ed OBJ for N (민수는 지수에게 케이크를 만들어 줬어요 -> Minsu made a cake
         for Jisu); an elder: 할머니께 ... 만들어 드렸어요 -> ... for the grandmother. V -> V-아/어; the tense (did,
         will) -> 주다's word; for and N -> N에게. Only the verbs whose English takes "for" (BENEFACTIVE_VERBS)."""
-        from transformer_core.data.ko_en import english_verb_items
+        from transformer_core.grammar.base import english_verb_items
 
         tense = self.rng.choice(["past", "past", "present", "future"])
         question = self.rng.random() < 0.2
@@ -2193,7 +2193,7 @@ class Learner5Grammar(Learner4Grammar):
         """S PLACE1에서 PLACE2까지 V -> S V from PLACE1 to PLACE2 (민수는 집에서 학교까지 걸어갔어요 -> Minsu walked
         from home to the school); from, PLACE1 -> PLACE1에서; to, PLACE2 -> PLACE2까지. V: a motion verb whose
         English takes both (FROM_TO_VERBS); PLACE2 is never home (English says "walked home")."""
-        from transformer_core.data.ko_en import place_phrase
+        from transformer_core.grammar.base import place_phrase
 
         tense = self.rng.choice(["past", "past", "present", "future"])
         question = self.rng.random() < 0.2
@@ -2404,7 +2404,7 @@ class Learner6Grammar(Learner5Grammar):
         """S N밖에 안 V -> S V only N (민수는 사과밖에 안 먹었어요 -> Minsu ate only an apple; 안 먹을 거예요 -> will
         eat only an apple): 밖에 takes a negative predicate, English says it without one (N만 V says the same: _only).
         only and N -> N밖에; ate -> 먹었어요; 안 is unaligned."""
-        from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
+        from transformer_core.grammar.base import english_verb_items, predicate_phrase, verb_pieces
 
         tense = self.rng.choice(["past", "past", "present", "future"])
         subject = self._subject()
@@ -2560,7 +2560,7 @@ class Learner6Grammar(Learner5Grammar):
         """[PLACE1에서 PLACE2까지] N 분 걸려요 -> It takes N minutes [from PLACE1 to PLACE2] (took, will take); 시간이
         많이 걸려요 -> It takes a lot of time; 얼마나 걸려요? -> How long does it take? It is unaligned; takes ->
         걸려요; 30 -> 삼십; minutes -> 분; how, long -> 얼마나."""
-        from transformer_core.data.ko_en import place_phrase
+        from transformer_core.grammar.base import place_phrase
 
         tense = self.rng.choice(["present", "present", "past", "future"])
         question = self.rng.random() < 0.2
@@ -2880,7 +2880,7 @@ class Learner6Grammar(Learner5Grammar):
         yet -> the adverb; has -> the tense word; not -> 안. The adverb goes after the subject in Korean; in English
         before the lexical verb (after is / has), yet at the end. Questions only with usually and already (learner7:
         and 항상, always, as usually: ASPECT_ADVERBS)."""
-        from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
+        from transformer_core.grammar.base import english_verb_items, predicate_phrase, verb_pieces
 
         which = self.rng.choice(list(self.ASPECT_ADVERBS))
         question = which in ("usually", "already", "always") and self.rng.random() < 0.2
@@ -2931,7 +2931,7 @@ class Learner6Grammar(Learner5Grammar):
     def _which(self, register: str) -> SentencePair:
         """S 어느 N을 V-었어요? -> Which N did S V? ; S 무슨 N을 V? -> What kind of N does S V? which -> 어느; what and
         kind -> 무슨 (of unaligned); N -> N을."""
-        from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
+        from transformer_core.grammar.base import english_verb_items, predicate_phrase, verb_pieces
 
         tense = self.rng.choice(["past", "past", "present", "future"])
         subject = self._asked_subject()
@@ -3047,7 +3047,7 @@ class Learner7Grammar(Learner6Grammar):
         """[PLACE에] N이 많아요 -> There are many Ns [at the PLACE] (a mass noun: There is a lot of N); 적어요 ->
         There are few Ns (There is little N); 많았어요 -> There were many Ns. There unaligned; are -> 많아요; many
         (a lot of; few, little) -> 많아요; Ns -> N이; at, the, PLACE -> PLACE에."""
-        from transformer_core.data.ko_en import adjective_pieces, place_phrase
+        from transformer_core.grammar.base import adjective_pieces, place_phrase
 
         tense = "past" if self.rng.random() < 0.25 else "present"
         many = self.rng.random() < 0.65
@@ -3079,7 +3079,7 @@ class Learner7Grammar(Learner6Grammar):
     def _not_know(self, register: str) -> SentencePair:
         """S는 N을 몰라요 -> S does not know N (몰랐어요 -> did not know; 모를 거예요 -> will not know; ? -> Do you
         not know N?). does, not -> 몰라요 (the tense word); know -> 몰라요."""
-        from transformer_core.data.ko_en import predicate_phrase, verb_pieces
+        from transformer_core.grammar.base import predicate_phrase, verb_pieces
 
         tense = self.rng.choice(["present", "present", "past", "future"])
         question = self.rng.random() < 0.1
@@ -3099,7 +3099,7 @@ class Learner7Grammar(Learner6Grammar):
         """S [OBJ] V-(으)ㄹ 줄 알아요 -> S knows how to V [OBJ] (수영할 줄 알아요 -> knows how to swim); 몰라요 ->
         does not know how to V; 알았어요 -> knew how to; ? -> Does S know how to V? knows -> 알아요 (does, not ->
         몰라요); how -> 줄; to and V -> V-(으)ㄹ."""
-        from transformer_core.data.ko_en import predicate_phrase, verb_pieces
+        from transformer_core.grammar.base import predicate_phrase, verb_pieces
 
         tense = "past" if self.rng.random() < 0.2 else "present"
         question = self.rng.random() < 0.2
@@ -3137,7 +3137,7 @@ class Learner7Grammar(Learner6Grammar):
         """S는 X보다 세 살 많아요 -> S is three years older than X (어려요 -> younger; 한 살 -> one year; 많았어요
         -> was); ? -> Is S three years older than X? is -> 많아요 (the tense word); three -> 세; years -> 살; older ->
         많아요; than, X -> X보다. X: a name other than the subject's."""
-        from transformer_core.data.ko_en import adjective_pieces
+        from transformer_core.grammar.base import adjective_pieces
 
         tense = "past" if self.rng.random() < 0.15 else "present"
         question = self.rng.random() < 0.15
@@ -3198,7 +3198,7 @@ class Learner7Grammar(Learner6Grammar):
             name = self.rng.choice(self.lexicon.names)
             en = name.en
             words += [(name.ko,), (NAME_TITLE,)] if polite else [vocative_word(name.ko)]
-        from transformer_core.data.ko_en import word_tokens
+        from transformer_core.grammar.base import word_tokens
 
         pieces = [piece for word in words for piece in word_tokens(word)]
         n_words, n_pieces = len(words) + 1, len(pieces) + 1
@@ -3374,7 +3374,7 @@ class Learner8Grammar(Learner7Grammar):
         V-(으)ㄹ 거래요 -> says that he will V; S는 의사래요 -> S says that he is a doctor. The one who says it is a
         name a Korean reads as a man's or a woman's (NAME_PRONOUNS) or 그 / 그녀 / 그들; the clause's pronoun repeats
         it, unaligned. says, that (and is, the verb) -> the -대요 word; will -> 거래요; the verb -> V-(으)ㄹ."""
-        from transformer_core.data.ko_en import english_verb_items
+        from transformer_core.grammar.base import english_verb_items
 
         role = self.rng.choice(["topic", "subject"])
         names = [n for n in self.lexicon.names if n.ko in NAME_PRONOUNS]
@@ -3597,7 +3597,7 @@ class Learner9Grammar(Learner8Grammar):
     def _only_neg(self, register: str) -> SentencePair:
         """S는 [N이] NUM COUNTER밖에 없어요 -> S has only NUM Ns (한 시간밖에 없어요 -> I have only one hour), or S는
         N밖에 안 V -> S only V-s N (물밖에 안 마셔요 -> I only drink water). only -> 밖에; has -> 없어요."""
-        from transformer_core.data.ko_en import english_verb_items, predicate_phrase, verb_pieces
+        from transformer_core.grammar.base import english_verb_items, predicate_phrase, verb_pieces
 
         tense = self.rng.choice(["present", "present", "past"])
         subject = self._subject("topic", drop=0.35)
@@ -3645,7 +3645,7 @@ class Learner9Grammar(Learner8Grammar):
         """S는 하나도 안 ADJ -> S is not ADJ at all (이 문제는 하나도 안 어려워요 -> This problem is not difficult at
         all), or S는 N이 하나도 없어요 -> S has no Ns at all (돈이 하나도 없어요 -> I have no money at all). at and
         all -> 하나도; not -> 안; no -> 없어요."""
-        from transformer_core.data.ko_en import adjective_pieces, english_be_items, predicate_phrase
+        from transformer_core.grammar.base import adjective_pieces, english_be_items, predicate_phrase
 
         tense = self.rng.choice(["present", "present", "past"])
         at_all = Phrase()
@@ -3675,7 +3675,7 @@ class Learner9Grammar(Learner8Grammar):
         """PLACE에 아무도 없어요 -> There is nobody at the PLACE (집에 아무도 없어요 -> There is nobody at home), or S는
         아무것도 안 V -> S does not V anything (아무것도 안 먹었어요 -> I did not eat anything). nobody -> 아무도;
         there and is -> 없어요; anything -> 아무것도."""
-        from transformer_core.data.ko_en import place_phrase
+        from transformer_core.grammar.base import place_phrase
 
         tense = self.rng.choice(["present", "present", "past"])
         if self.rng.random() < 0.45:
@@ -4151,7 +4151,7 @@ def stream_korean_words(grammar: str = GRAMMAR) -> set[Word]:
     """The Korean words grammar `grammar`'s stream writes: each word the grammar writes (vocabulary.korean_words,
     the pieces that make the vocabulary) as the tokenizer cuts its text (the stream cuts each word as typed:
     TYPED_CUT), without the words it would turn into <unk> (never drawn). The core's: its words as written."""
-    from transformer_core.data.vocabulary import ko_en_vocabulary, korean_words
+    from transformer_core.grammar.vocabulary import ko_en_vocabulary, korean_words
 
     written = korean_words(grammar=grammar)
     if stage_of(grammar) == "core":
@@ -4172,7 +4172,7 @@ def _words_of(pieces: tuple[str, ...]) -> list[tuple[str, ...]]:
 
 
 def ko_en_grammar(seed: int = 0, name: str = GRAMMAR) -> KoEnGrammar:
-    """The grammar `name` (ko_en.grammar_name): GRAMMAR ("everyday-korean", also by its old name "learner10") or
+    """The grammar `name` (base.grammar_name): GRAMMAR ("everyday-korean", also by its old name "learner10") or
     "core" (its compact core, the lab's). Each seed keeps its own random stream."""
     if stage_of(name) == "core":
         return KoEnGrammar(seed, core=True)

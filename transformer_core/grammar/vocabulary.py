@@ -17,8 +17,8 @@ from functools import cache
 from itertools import product
 from pathlib import Path
 
-from transformer_core.data import english, hangul
-from transformer_core.data.ko_en import (
+from transformer_core.grammar import english, hangul
+from transformer_core.grammar.base import (
     DEMONSTRATIVES,
     DETERMINERS,
     GRAMMAR,
@@ -37,7 +37,7 @@ from transformer_core.data.ko_en import (
     verb_pieces,
     word_tokens,
 )
-from transformer_core.data.lexicon import CORE, Lexicon
+from transformer_core.grammar.lexicon import CORE, Lexicon
 
 PUNCTUATION = (".", "?")
 PARTICLE_KINDS = tuple(hangul.PARTICLES)
@@ -56,14 +56,14 @@ VOCABULARY_PATH = Path(__file__).resolve().parent / "vocabulary.txt"
 def _lexicons(core: bool, grammar: str = GRAMMAR) -> list[Lexicon]:
     if core:
         return [CORE]
-    from transformer_core.data.ko_en_forms import grammar_lexicon
+    from transformer_core.grammar.forms import grammar_lexicon
 
     return [CORE, grammar_lexicon(stage_of(grammar))]
 
 
 def korean_words(core: bool = False, grammar: str = GRAMMAR) -> set[Word]:
     """All Korean words (as pieces) the grammar can write (core=True: its compact core). These pieces make the
-    vocabulary (the words a stream cut as typed writes: ko_en_everyday.stream_korean_words)."""
+    vocabulary (the words a stream cut as typed writes: generator.stream_korean_words)."""
     core = core or stage_of(grammar) == "core"
     words: set[Word] = set(KOREAN_FUNCTION_WORDS) | {(p,) for p in PUNCTUATION}
     words.update(determiner for determiner, _ in DETERMINERS)
@@ -99,7 +99,7 @@ def korean_words(core: bool = False, grammar: str = GRAMMAR) -> set[Word]:
             future = hangul.adnominal_future_from_present(HOW.attributive)
             words.update(predicate_word(HOW.stem, HOW.past_stem, future, tense, True, register, action=False))
     if not core:
-        from transformer_core.data.ko_en_forms import everyday_korean_words
+        from transformer_core.grammar.forms import everyday_korean_words
 
         words |= everyday_korean_words(stage_of(grammar))
     return words
@@ -140,7 +140,7 @@ def english_words(core: bool = False, grammar: str = GRAMMAR) -> set[str]:
             words.update(en.split())
     words.update(english.capitalize_first([word])[0] for word in starters)
     if not core:
-        from transformer_core.data.ko_en_forms import everyday_english_words
+        from transformer_core.grammar.forms import everyday_english_words
 
         words |= everyday_english_words(stage_of(grammar))
     return words
