@@ -149,6 +149,11 @@ def test_the_lessons_qkv_step_shows_the_projections_with_live_shapes(server, bro
             assert all(f"{v:.3f}" in projection for v in q_row[:4])  # the traced row of Q
             assert overflow(tab) <= 1
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            tab.screenshot(path=str(SCREENSHOTS / f"lesson_qkv_{model}_{size}.png"), full_page=True)
+            tab.screenshot(path=str(SCREENSHOTS / f"lesson_qkv_{model}_{size}.png"))
+            # the equation and the figure further down (Streamlit scrolls inside its own container)
+            tab.locator(".katex-display").filter(has_text="Q").first.scroll_into_view_if_needed()
+            tab.screenshot(path=str(SCREENSHOTS / f"lesson_qkv_{model}_{size}_equation.png"))
+            tab.locator("[data-testid=stPlotlyChart]").first.scroll_into_view_if_needed()
+            tab.screenshot(path=str(SCREENSHOTS / f"lesson_qkv_{model}_{size}_figure.png"))
         finally:
             context.close()

@@ -344,7 +344,7 @@ def test_the_guide_says_the_beam_tree_is_not_drawn_from_the_recorded_pass():
 
 def test_the_docs_name_the_lessons_ffn_activation_for_every_model_family():
     text = (ROOT / "docs" / "lesson.md").read_text(encoding="utf-8")
-    row = next(line for line in text.splitlines() if line.startswith("| 13 | ffn |"))
+    row = next(line for line in text.splitlines() if line.startswith("| ") and "| ffn |" in line)
     assert all(name in row for name in ("ReLU", "GELU", "SiLU")), row
 
 
