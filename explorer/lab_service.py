@@ -35,7 +35,7 @@ def make_manager():
     jobs), else this server's own worker process (`make run`). The page keeps ONE per server."""
     url = redis_url()
     if url:
-        from transformer_core.training.queue import RedisJobManager
+        from transformer_core.training.queue.manager import RedisJobManager
 
         return RedisJobManager(url)
     return lab_jobs.JobManager(models_dir=lab_models_dir)  # the folder is looked up when a job saves

@@ -2,7 +2,7 @@
 
 Widgets and layout only (the rest: explorer/lab_service.py). The training runs in the lab's background workers:
 this server's own worker process (transformer_core.training.jobs.JobManager), or, with
-TRANSFORMER_EXPLORER_REDIS_URL set, RQ workers anywhere (transformer_core.training.queue.RedisJobManager); one
+TRANSFORMER_EXPLORER_REDIS_URL set, RQ workers anywhere (transformer_core.training.queue.manager.RedisJobManager); one
 manager per server in st.cache_resource, the same methods either way. A job per recipe, shared by every session
 that starts the same recipe; this page polls it with st.fragment(run_every=...) and never trains in the script
 thread. From the first second after Start it says what is happening (waiting for a worker · starting · step N of M
@@ -259,7 +259,7 @@ def done_line(task: str, metrics: dict, steps: int, seconds: float) -> None:
 
 def failure_line(status: dict) -> None:
     if status["error_code"] == "worker_lost":
-        from transformer_core.training.queue import HEARTBEAT_TTL_S
+        from transformer_core.training.queue.liveness import HEARTBEAT_TTL_S
 
         st.error(tr("lab.worker_lost", worker=status["worker"], seconds=HEARTBEAT_TTL_S))
     else:

@@ -1,4 +1,4 @@
-"""The lab on RQ (training/queue.py) with a real redis-server and real worker processes
+"""The lab on RQ (transformer_core/training/queue/) with a real redis-server and real worker processes
 (`python -m transformer_core worker`): one job per recipe across servers, progress and snapshots on every
 server, Stop from another server, a worker killed with SIGKILL, Redis going away and coming back, a job
 enqueued twice that trains once. Tiny recipes; no timing asserts except the issue's 60 s for a dead worker.
@@ -22,14 +22,11 @@ from tests.servers import free_port, require_binary, wait_for_port
 from transformer_core.store import StoreUnavailable
 from transformer_core.training.jobs import ACTIVE, CANCELLED, DONE, FAILED, RUNNING
 from transformer_core.training.lab_run import UNFINISHED_DIR
-from transformer_core.training.queue import (
-    HEARTBEAT_TTL_S,
-    QUEUE_NAME,
-    RedisJobManager,
-    decode_snapshot,
-    encode_snapshot,
-    train_lab_job,
-)
+from transformer_core.training.queue.keys import QUEUE_NAME
+from transformer_core.training.queue.liveness import HEARTBEAT_TTL_S
+from transformer_core.training.queue.manager import RedisJobManager
+from transformer_core.training.queue.messages import decode_snapshot, encode_snapshot
+from transformer_core.training.queue.worker import train_lab_job
 from transformer_core.training.recipes import LabRecipe
 from transformer_core.training.snapshots import load_snapshots
 
@@ -124,7 +121,9 @@ def test_a_worker_trains_the_run_and_both_servers_see_its_progress_snapshots_and
     assert job_a.status()["state"] == "queued"
     workers("w1")
     phases = set()
+    deadline = time.monotonic() + WAIT_S
     while job_a.status()["state"] in ACTIVE:
+        assert time.monotonic() < deadline, f"not done {WAIT_S} s after the worker started: {job_a.status()['state']}"
         phases.add(job_a.status()["phase"])
         time.sleep(0.1)
     job_b = server_b.get(recipe.name)

@@ -161,7 +161,7 @@ def stop_outcome(job: Job | None, session: str) -> str:
 class JobManager:
     """Lab jobs keyed by recipe: shared by sessions, queued (at most K running), bounded history."""
 
-    kind = "local"  # the page says where runs train; queue.RedisJobManager is "queue"
+    kind = "local"  # the page says where runs train; queue.manager.RedisJobManager is "queue"
 
     def __init__(self, workers: int | None = None, max_finished: int = 8, max_queued: int = 16,
                  models_dir: str | Path | Callable[[], Path] | None = None,
