@@ -1,4 +1,5 @@
-# Transformer Explorer. `make run` starts the app; `make test` runs the whole suite.
+# Transformer Explorer. `make run` starts the app; `make test` runs the whole suite (what CI runs);
+# `make test-fast` the edit loop (no browser, no server process, no training beyond seconds).
 # Both create .venv and install what they need; nothing is downloaded at run time.
 
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
@@ -8,7 +9,7 @@ PORT ?= 8501
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: run test lint bench install install-dev clean
+.PHONY: run test test-fast screenshots lint bench install install-dev clean
 
 run: $(VENV)/.installed
 	$(BIN)/streamlit run app.py --server.headless true --server.port $(PORT)
@@ -19,6 +20,18 @@ test: $(VENV)/.installed-dev
 	else echo "!!! /usr/bin/chromium not found: the browser tests will be SKIPPED (apt-get install -y chromium fonts-noto-cjk) !!!"; fi
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+	@git status --porcelain 2>/dev/null | grep -v '^??' | grep . && { echo "ERROR: the suite changed tracked files (above)"; exit 1; } || true
+
+test-fast: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -m "not browser and not slow" -q
+
+# The README's pictures: the browser tests write every screenshot under build/screenshots-docs, then the ones
+# docs/screenshots already has are copied there, compressed (a page that changed on purpose; commit them).
+screenshots: $(VENV)/.installed-dev
+	rm -rf build/screenshots-docs
+	TRANSFORMER_EXPLORER_SCREENSHOTS=$(CURDIR)/build/screenshots-docs $(BIN)/python -m pytest -m browser -q
+	$(BIN)/python -m tests.publish_screenshots build/screenshots-docs docs/screenshots
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

@@ -19,6 +19,9 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
+# Where browser tests write their screenshots: an ignored build folder, so `make test` leaves the tree clean;
+# `make screenshots` points it at a staging folder and copies the README's pictures into docs/screenshots.
+SCREENSHOTS = Path(os.environ.get("TRANSFORMER_EXPLORER_SCREENSHOTS") or ROOT / "build" / "screenshots")
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]

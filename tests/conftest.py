@@ -124,3 +124,29 @@ def shared_store(request):
     store.client.flushdb()
     yield store
     store.client.flushdb()
+
+
+# --- the two tiers: `make test-fast` runs `-m "not browser and not slow"` ------------------------------------------
+# A test that starts a server process (redis-server, a Streamlit server, nginx, a lab worker) is slow whatever its
+# own marks say: the edit loop runs none of them. Read off the module's imports and the test's fixtures, so a new
+# server test lands in the right tier without anyone remembering a mark.
+SERVER_HINTS = ("tests.servers", "browser_helpers", "streamlit_server(", "running_redis(")
+SERVER_FIXTURES = {"redis_server_url", "browser"}
+_module_starts_servers: dict[str, bool] = {}
+
+
+def starts_servers(item: pytest.Item) -> bool:
+    path = str(item.path)
+    if path not in _module_starts_servers:
+        source = Path(path).read_text(encoding="utf-8")
+        _module_starts_servers[path] = any(hint in source for hint in SERVER_HINTS)
+    if _module_starts_servers[path] or SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    callspec = getattr(item, "callspec", None)  # shared_store's Redis half
+    return callspec is not None and callspec.params.get("shared_store") == "redis"
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if starts_servers(item) and item.get_closest_marker("slow") is None:
+            item.add_marker(pytest.mark.slow)

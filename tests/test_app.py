@@ -13,8 +13,9 @@ import pytest
 
 import transformer_core as core
 from explorer.i18n import md_escape, t
+from tests.requirements_check import needed
 
-streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+streamlit_testing = needed("streamlit.testing.v1")
 AppTest = streamlit_testing.AppTest
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,9 +12,10 @@ import pytest
 import transformer_core as core
 from explorer.i18n import t
 from tests.hf_checkpoints import save_bert, save_marian
+from tests.requirements_check import needed
 
-pytest.importorskip("sentencepiece")
-streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+needed("sentencepiece")
+streamlit_testing = needed("streamlit.testing.v1")
 AppTest = streamlit_testing.AppTest
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,9 +9,10 @@ from functools import cache
 import pytest
 
 import transformer_core as core
+from tests.requirements_check import needed
 from transformer_core.inference.generation import DecodingSettings
 
-streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+streamlit_testing = needed("streamlit.testing.v1")
 AppTest = streamlit_testing.AppTest
 
 MODEL = "ko-en-toy"

@@ -9,11 +9,12 @@ import pytest
 import torch
 
 import transformer_core as core
+from tests.requirements_check import needed
 from transformer_core.io import loading
 
 from .test_app import SENTENCES, charts, new_app, open_page
 
-pytest.importorskip("streamlit.testing.v1")
+needed("streamlit.testing.v1")
 KO_EN = loading.REPO_ROOT / "models" / "ko-en-toy"
 pytestmark = pytest.mark.skipif(not (KO_EN / "model.safetensors").is_file(), reason="needs models/ko-en-toy")
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 
 import pytest
 
@@ -17,9 +16,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 require_chromium()
 
-sync_api = pytest.importorskip("playwright.sync_api")
+from tests.requirements_check import needed  # noqa: E402  (a skip, or a failure under CI=true)
 
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+sync_api = needed("playwright.sync_api")
+
+from tests import browser_helpers  # noqa: E402
+
+SCREENSHOTS = browser_helpers.SCREENSHOTS  # build/screenshots (ignored); `make screenshots` for docs/
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 require_chromium()
 
-sync_api = pytest.importorskip("playwright.sync_api")
+from tests.requirements_check import needed  # noqa: E402  (a skip, or a failure under CI=true)
+
+sync_api = needed("playwright.sync_api")
 
 SENTENCE = "나는 어제 학교에 갔다."  # not the default sentence, so keeping it is visible
 

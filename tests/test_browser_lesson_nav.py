@@ -14,7 +14,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 require_chromium()
 
-sync_api = pytest.importorskip("playwright.sync_api")
+from tests.requirements_check import needed  # noqa: E402  (a skip, or a failure under CI=true)
+
+sync_api = needed("playwright.sync_api")
 
 MODEL = "ko-en-toy"
 TEXT = "고양이가 공원에서 생선을 먹었다."

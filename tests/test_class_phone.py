@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 import transformer_core as core
+from tests.requirements_check import needed
 
-streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+streamlit_testing = needed("streamlit.testing.v1")
 
 pytestmark = [pytest.mark.slow]  # two sessions of /lesson with the bundled model: about a minute
 

@@ -13,7 +13,9 @@ from tests.browser_helpers import require_chromium
 pytestmark = [pytest.mark.browser]
 
 require_chromium()
-pytest.importorskip("playwright.sync_api")
+from tests.requirements_check import needed  # noqa: E402  (a skip, or a failure under CI=true)
+
+needed("playwright.sync_api")
 
 LIMIT_MS = 1000
 PAGE = """<html><body>

@@ -14,9 +14,10 @@ import torch
 import transformer_core as core
 from explorer.figures import corpus as cfig
 from explorer.i18n import md_escape, t
+from tests.requirements_check import needed
 from transformer_core.analysis import heads as H
 
-streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+streamlit_testing = needed("streamlit.testing.v1")
 AppTest = streamlit_testing.AppTest
 
 from tests.test_experiments_page import APP, MODELS  # noqa: E402

@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 
 import transformer_core as core
+from tests.requirements_check import needed
 from transformer_core.analysis.experiments import Intervention, run_experiment
 from transformer_core.analysis.importance import load_importance
 
-streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+streamlit_testing = needed("streamlit.testing.v1")
 AppTest = streamlit_testing.AppTest
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,10 +12,11 @@ import torch
 import transformer_core as core
 from explorer.i18n import md_escape, t
 from tests.heldout_recount import expected_metrics, recount
+from tests.requirements_check import needed
 from transformer_core.analysis.attribution import explain_trace
 from transformer_core.tasks import model_task
 
-streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+streamlit_testing = needed("streamlit.testing.v1")
 AppTest = streamlit_testing.AppTest
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")

@@ -54,7 +54,9 @@ def test_the_search_filters_and_formulas_are_escaped():
     assert glossary_markdown("en", "no such term at all") == ""
 
 
-streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+from tests.requirements_check import needed  # noqa: E402  (a skip, or a failure under CI=true)
+
+streamlit_testing = needed("streamlit.testing.v1")
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

@@ -17,12 +17,13 @@ import torch
 
 import transformer_core as tc  # sets HF_HUB_OFFLINE before transformers is imported
 from tests.hf_checkpoints import save_bert, save_marian
+from tests.requirements_check import needed
 from transformer_core.inference.generation import generate
 from transformer_core.io.loading import list_models
 from transformer_core.models.transformer import sinusoidal_table
 from transformer_core.tracing.names import SRC_IDS, AttentionKind, attention_name, layer_name
 
-pytest.importorskip("sentencepiece")
+needed("sentencepiece")
 
 TOL = dict(atol=1e-4, rtol=1e-4)
 TEXTS = ["나는 학교에 간다.", "The cat sleeps today.", "고양이가 book을 읽는다 🙂"]

@@ -95,7 +95,9 @@ def test_step_counts_follow_the_recurrence_and_the_layers():
 # ------------------------------------------------------------------------------------------------
 # The page
 
-streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+from tests.requirements_check import needed  # noqa: E402  (a skip, or a failure under CI=true)
+
+streamlit_testing = needed("streamlit.testing.v1")
 needs_models = pytest.mark.skipif(not HAVE_MODELS, reason="needs models/ko-en-rnn-attention and models/ko-en-toy")
 APP = str(core.io.loading.REPO_ROOT / "app.py")
 ISSUE_SENTENCE = "고양이가 공원에서 생선을 먹었다."

@@ -303,7 +303,9 @@ def test_the_qr_code_holds_the_url_in_the_smallest_version_that_fits(url: str):
 # ------------------------------------------------------------------------------------------------
 # The page under AppTest
 
-streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+from tests.requirements_check import needed  # noqa: E402  (a skip, or a failure under CI=true)
+
+streamlit_testing = needed("streamlit.testing.v1")
 
 
 def new_lesson(model: str, text: str, lang: str, **params: str):

@@ -152,7 +152,9 @@ def test_sessions_asking_together_for_a_new_qr_code_make_it_once(monkeypatch):
     assert pngs[0] == real_qr_png(url)
 
 
-streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+from tests.requirements_check import needed  # noqa: E402  (a skip, or a failure under CI=true)
+
+streamlit_testing = needed("streamlit.testing.v1")
 
 
 @pytest.mark.parametrize("present", ["", "1"])

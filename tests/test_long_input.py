@@ -25,10 +25,13 @@ from tests.browser_helpers import (
     wait_drawn,
 )
 from tests.heldout_recount import greedy_by_hand
+from tests.requirements_check import needed
 
 MODEL = "paper-base"
 ROOT = Path(__file__).resolve().parent.parent
-SCREENSHOT = ROOT / "docs" / "screenshots" / "long_input_encoder.png"
+from tests import browser_helpers  # noqa: E402
+
+SCREENSHOT = browser_helpers.SCREENSHOTS / "long_input_encoder.png"
 # Korean and English words of ko-en-toy's vocabulary (paper-base shares its tokenizer): 18 tokens per
 # repeat, 32 repeats = 576 words + EOS, well past max_len = 512, in 1,728 characters (the sidebar takes 2,000).
 LONG_TEXT = "개가 밥을 먹었다. 새가 물을 마셨다. 곰이 숲에 갔다. the cat ate the fish. " * 32
@@ -116,7 +119,7 @@ def browser_page():
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI=true and {message}", pytrace=False)
         pytest.skip(message)
-    sync_api = pytest.importorskip("playwright.sync_api")
+    sync_api = needed("playwright.sync_api")
     with streamlit_server(timeout=90) as server, sync_api.sync_playwright() as playwright:
         browser = launch(playwright)
         context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")

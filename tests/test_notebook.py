@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
-pytest.importorskip("ipykernel")
+from tests.requirements_check import needed
+
+nbformat = needed("nbformat")
+nbclient = needed("nbclient")
+needed("ipykernel")
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "docs" / "explore.ipynb"
@@ -56,7 +58,7 @@ def test_notebook_runs_and_draws_the_pages_figures(monkeypatch):
 
 
 def test_notebook_runs_on_a_users_marian_checkpoint(monkeypatch, tmp_path):
-    pytest.importorskip("sentencepiece")
+    needed("sentencepiece")
     from tests.hf_checkpoints import save_marian
 
     save_marian(tmp_path / "opus-tiny", layers=(1, 1), width=32, heads=4)

@@ -102,6 +102,24 @@ def test_an_article_is_never_the_runner_up():
     assert lead.gap == pytest.approx(math.log(0.40 / 0.05), abs=1e-9)
 
 
+def test_an_article_is_never_the_chosen_word_in_doubt():
+    """The audit's missed bug: an article written with a small lead ("a" 0.40 against "the" 0.38: no doubt about the
+    meaning, "I" 0.25 behind it when the articles are left out as runners-up) must not be the sentence's doubt; the
+    doubt is "tea" 0.70 against "milk" 0.20, ln(0.70 / 0.20)."""
+    tokens = ["<pad>", "<s>", "</s>", "tea", "a", "the", "milk", "I"]
+    probs = np.array([[0.02, 0.02, 0.02, 0.02, 0.33, 0.30, 0.02, 0.27],   # writes "a", "the" and "I" close behind
+                      [0.02, 0.02, 0.02, 0.70, 0.01, 0.01, 0.20, 0.02],   # writes "tea", "milk" behind
+                      [0.01, 0.01, 0.93, 0.01, 0.01, 0.01, 0.01, 0.01]])  # </s>
+    traced = SimpleNamespace(has_decoder=True, chosen_tokens=["a", "tea", "</s>"],
+                             generation=SimpleNamespace(ids=np.array([[1, 4, 3, 2]])),
+                             trace=RecordedLogits(np.log(probs)))
+    tokenizer = SimpleNamespace(convert_ids_to_tokens=lambda token_id: tokens[token_id], unk_token_id=-1,
+                                convert_tokens_to_ids=lambda token: tokens.index(token) if token in tokens else -1)
+    lead = least_lead(traced, tokenizer)
+    assert (lead.word, lead.runner_up) == ("tea", "milk")
+    assert lead.gap == pytest.approx(math.log(0.70 / 0.20), abs=1e-9)
+
+
 def test_the_confidence_is_the_smallest_lead_of_a_chosen_word_over_its_runner_up(bundled):
     for text in (LESSON_TEXT, "그 문 좀 열어 주세요.", "민수는 어제 뭐 먹었어?"):
         gap, word, runner_up = lead_by_torch(bundled, text)
@@ -178,3 +196,46 @@ def test_the_notice_states_the_step_the_threshold_and_readable_probabilities():
                       "step_ratio": "5.4", "ratio": "17", "share": "98%"}
     assert [probability_text(p) for p in (0.999, 0.9999, 0.5, 0.0012, 0.00001)] == [
         "99.9%", ">99.9%", "50%", "0.12%", "<0.01%"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_drawn_word_is_named_as_a_draw_beside_the_likeliest_word(lang):
+    """Issue 48 item 4: under sampling the written word may be one the model gave < 0.01 %; the notice speaks of the
+    draw and names the model's likeliest word beside it, never a "first choice" "0.0 times as likely" as its second
+    (what /decoder said of «microphones» against «doctor»)."""
+    from explorer.figures.vocab import unsure_notice
+    from explorer.i18n import t
+    from transformer_core.inference.report import Lead
+
+    drawn = Lead(gap=math.log(0.00004 / 0.51), step=3, word="microphones", runner_up_id=7, runner_up="doctor",
+                 p_word=0.00004, p_runner_up=0.51)
+    key, values = unsure_notice(drawn, min_lead=2.8464, quantile=0.02, drawn=True)
+    text = t(key, lang, **values)
+    assert "«microphones»" in text and "«doctor»" in text and "<0.01%" in text and "51%" in text
+    assert "0.0 times" not in text and "0.0배" not in text
+    first_choice = {"en": "first choice", "ko": "첫 번째 후보"}[lang]
+    assert first_choice not in text
+    assert {"en": "draw", "ko": "뽑"}[lang] in text
+    # greedy and beam outputs keep the first-choice wording: there the written word was the model's argmax
+    close = Lead(gap=math.log(0.22 / 0.041), step=5, word="boat", runner_up_id=9, runner_up="pear", p_word=0.22,
+                 p_runner_up=0.041)
+    assert unsure_notice(close, 2.8464, 0.02, drawn=False)[0] == "vocab.unsure_notice"
+    assert unsure_notice(close, 2.8464, 0.02, drawn=True)[0] == "vocab.unsure_notice"  # the draw took the argmax
+
+
+def test_a_ratio_below_one_is_never_written():
+    from explorer.figures.vocab import ratio_text
+
+    assert [ratio_text(r) for r in (1.0, 5.44, 17.2, 2500.0)] == ["1.0", "5.4", "17", "2,500"]
+    with pytest.raises(ValueError):
+        ratio_text(0.00008)
+
+
+def test_the_page_knows_a_sampled_output_from_a_greedy_one(bundled):
+    """The notice's switch reads the decoding settings of the very trace the page shows."""
+    from explorer.services import sampled_output
+    from transformer_core.inference.generation import DecodingSettings
+
+    assert not sampled_output(trace_text(bundled, LESSON_TEXT))
+    assert sampled_output(trace_text(bundled, LESSON_TEXT, decoding=DecodingSettings("sample", temperature=1.0)))
+    assert not sampled_output(trace_text(bundled, LESSON_TEXT, decoding=DecodingSettings("sample", temperature=0.0)))

@@ -15,6 +15,7 @@ from explorer import lesson_service
 from explorer.figures.steps import LayerInfo, encoder_chain
 from explorer.glossary import TERMS
 from explorer.i18n import t
+from tests.requirements_check import needed
 
 ROOT = Path(__file__).resolve().parent.parent
 AVAILABLE = {info.name for info in core.list_models() if info.available}
@@ -394,7 +395,7 @@ def test_the_history_maps_come_from_the_teacher_forced_pass_over_the_translation
 
 def test_every_lesson_step_builds_for_a_marian_checkpoint_and_names_its_silu(tmp_path):
     """A Marian checkpoint (activation swish = SiLU) walks every step; the FFN step names SiLU, not ReLU."""
-    pytest.importorskip("sentencepiece")
+    needed("sentencepiece")
     from explorer.figures import lesson
     from tests.hf_checkpoints import save_marian
 

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from explorer.state import UrlState, choice, flag, integer, text
+from tests.requirements_check import needed
 
-streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+streamlit_testing = needed("streamlit.testing.v1")
 
 PAGE_URL = UrlState("sample", choice("task", ("ko-en", "reverse"), "ko-en", state_key="w_task"),
                     choice("budget", (30, 60, 120), 120, parse=int, state_key="w_budget"),

@@ -17,6 +17,7 @@ from explorer.figures.vocab import (
 )
 from explorer.tokenizer_service import from_tokens, tokenize
 from explorer.vocab_service import known_words, load_examples
+from tests.requirements_check import needed
 from transformer_core.inference.text import encode_text
 from transformer_core.io.loading import load_tokenizer, models_dir
 from transformer_core.tasks import task_named
@@ -171,7 +172,7 @@ def test_typed_special_tokens_are_text_on_every_model(name):
 # --- the app --------------------------------------------------------------------------------------------
 
 def _app(text: str | None, model: str = "ko-en-toy"):
-    streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+    streamlit_testing = needed("streamlit.testing.v1")
     at = streamlit_testing.AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.query_params["model"] = model
     if text is not None:
