@@ -240,11 +240,17 @@ def current_view(show_notices: bool = True, model: str | None = None,
     return View(current, loaded, traced)
 
 
+def sampled_output(traced) -> bool:
+    """Whether the output shown is a draw of sampling (temperature > 0), not the model's likeliest words."""
+    settings = getattr(traced.generation, "settings", None) if traced.has_decoder else None
+    return settings is not None and settings.strategy == "sample" and settings.temperature > 0
+
+
 def outside_notice(loaded, text: str, traced) -> None:
     """The honest notice, on every page before the output: words the model cannot see (<unk>), known words
     in a construction its grammar never writes, and known nouns its translation lost (inference/report.py),
     each named in the sentence."""
-    from explorer.figures.vocab import outside_marked_markdown, unknown_words_from_pieces, unsure_notice_values
+    from explorer.figures.vocab import outside_marked_markdown, unknown_words_from_pieces, unsure_notice
     from explorer.i18n import md_escape
     from explorer.tokenizer_service import from_tokens
     from transformer_core.inference.report import NOTICE_QUANTILE, least_lead, outside_report
@@ -260,6 +266,7 @@ def outside_notice(loaded, text: str, traced) -> None:
     constructions = set(report.outside_constructions) if report is not None else set()
     lost = set(report.lost_nouns) if report is not None else set()
     unsure = report is not None and report.low_confidence  # a confidence was measured: `lead` is set
+    drawn = sampled_output(traced)
     if not unknown.n_unknown and not constructions and not lost and not unsure:
         return
     with st.container(key="unknown_notice"):
@@ -271,10 +278,11 @@ def outside_notice(loaded, text: str, traced) -> None:
             st.warning(tr("vocab.outside_notice", words=named), icon=":material/help:")
         if lost:  # known nouns in a known construction, and the output holds no English word written for them
             named = ", ".join(f"«{md_escape(word)}»" for word in report.lost_nouns)
-            st.warning(tr("vocab.lost_notice", words=named, n=len(report.lost_nouns)), icon=":material/help:")
+            st.warning(tr("vocab.lost_notice_drawn" if drawn else "vocab.lost_notice", words=named,
+                          n=len(report.lost_nouns)), icon=":material/help:")
         if unsure:  # every word known, the construction too, and still the model doubts a word of its output
-            st.warning(tr("vocab.unsure_notice", **unsure_notice_values(lead, report.min_lead, NOTICE_QUANTILE)),
-                       icon=":material/help:")
+            key, values = unsure_notice(lead, report.min_lead, NOTICE_QUANTILE, drawn)
+            st.warning(tr(key, **values), icon=":material/help:")
         if unknown.n_unknown or constructions or lost:
             label = tr("vocab.outside_marked") if constructions or lost else tr("vocab.unknown_marked")
             st.markdown(f"{label} {outside_marked_markdown(unknown, constructions, lost)}")

@@ -249,5 +249,20 @@ def unsure_notice_values(lead, min_lead: float, quantile: float) -> dict[str, st
 
 
 def ratio_text(ratio: float) -> str:
-    """How many times as likely: whole numbers from 10 on, one decimal below."""
-    return f"{ratio:.0f}" if ratio >= 10 else f"{ratio:.1f}"
+    """How many times as likely: whole numbers from 10 on, one decimal below; never 0.0 (a ratio under 1 is the
+    other word's lead: unsure_notice words it as a draw, `ratio_text` only ever gets the larger over the smaller)."""
+    if ratio < 1:
+        raise ValueError(f"a ratio of {ratio}: say how many times as likely the likelier word was instead")
+    return f"{ratio:,.0f}" if ratio >= 10 else f"{ratio:.1f}"
+
+
+def unsure_notice(lead, min_lead: float, quantile: float, drawn: bool) -> tuple[str, dict[str, str]]:
+    """The unsure notice's catalog key and placeholders. Greedy and beam outputs: the written word was the model's
+    first choice and led its runner-up by little (`vocab.unsure_notice`). A sampled output whose draw took a word
+    the model did not find likeliest (gap < 0; the runner-up is then the likeliest word): the notice speaks of the
+    draw and names the likeliest word beside it (`vocab.unsure_notice_drawn`), never of a "first choice"."""
+    if drawn and lead.gap < 0:
+        return "vocab.unsure_notice_drawn", {
+            "word": md_escape(lead.word), "p_word": probability_text(lead.p_word),
+            "likeliest": md_escape(lead.runner_up), "p_likeliest": probability_text(lead.p_runner_up)}
+    return "vocab.unsure_notice", unsure_notice_values(lead, min_lead, quantile)

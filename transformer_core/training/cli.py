@@ -80,6 +80,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="time budget: the schedule follows the clock and training stops when it is used up "
                              "(default: 12 for ko-en, 13 for reverse; 0 = steps only)")
     parser.add_argument("--sampled-softmax", type=int, help="candidate ids per batch for the output layer (0 = full)")
+    parser.add_argument("--train-only", help="comma-separated parameter-name prefixes to train, the rest frozen "
+                        "(e.g. decoder.layers.1.sublayer3,lm_head.bias: finish a sampled-softmax model's output)")
+    parser.add_argument("--label-smoothing", type=float, help="epsilon of the label-smoothed loss (default 0.1, "
+                        "the paper's)")
     parser.add_argument("--curriculum", type=float, help="share of steps over which text length grows to 64")
     parser.add_argument("--eval-n", type=int, default=500, help="held-out examples for the model card (0 = skip)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -119,6 +123,32 @@ def command_line(task: str, argv: list[str]) -> str:
     return f"{TRAINING_GRAMMAR_ENV}={grammar} {command}" if grammar and grammar != TRAINING_GRAMMAR else command
 
 
+def output_layer_prefixes(config) -> tuple[str, ...]:
+    """The parameters that finish a model's output distribution: the last decoder layer's feed-forward sublayer and
+    its LayerNorm (the final LayerNorm too for pre-LN) and the output bias; the RNN's maxout layer and output bias.
+    The embedding (tied to the output layer) and every attention stay as they are, so alignment does not move."""
+    if isinstance(config, RNNConfig):
+        return ("rnn.output", "lm_head.bias")
+    last = f"decoder.layers.{config.n_decoder_layers - 1}"
+    norms = ("decoder.norm",) if config.final_norm else (f"{last}.sublayer3",)
+    return (f"{last}.ffn", *norms, "lm_head.bias")
+
+
+def sampled_softmax_warning(settings: TrainSettings, out: Path, config) -> str | None:
+    """What the CLI says when a run ends on a sampled softmax: the output layer saw the right word and a few thousand
+    others per batch, so the full distribution is untrained (a flat tail: the written word gets about half the
+    probability and sampling at temperature 1 writes noise); and the command that finishes it with the full one."""
+    if not settings.sampled_softmax:
+        return None
+    return (f"warning: this run trained the output layer with a sampled softmax ({settings.sampled_softmax} candidates "
+            "per batch): greedy outputs may be right while the full distribution stays flat (the pages' softmax, "
+            "beam scores and sampling read it). Finish it with the full softmax, e.g.\n"
+            f"  python -m transformer_core train --task {settings.task} --init-from {out} --out {out}-full "
+            f"--sampled-softmax 0 --label-smoothing 0 --train-only {','.join(output_layer_prefixes(config))} "
+            "--steps 3000 --lr 1e-3 --warmup 100\n"
+            "then check it with benchmarks/calibration.py --model " + f"{out}-full")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     command = command_line(args.task, sys.argv[1:] if argv is None else argv)
@@ -140,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
         curriculum_fraction=defaults.get("curriculum_fraction", 0.0) if args.curriculum is None else args.curriculum,
         style_weights=tuple(int(w) for w in args.style_weights.split(",")) if args.style_weights else (),
         data_workers=args.data_workers,
+        train_only=tuple(p for p in (args.train_only or "").split(",") if p),
+        **({} if args.label_smoothing is None else {"label_smoothing": args.label_smoothing}),
     )
     vocab_size = len(tokenizer_for(args.task))
     layers = args.layers
@@ -175,6 +207,9 @@ def main(argv: list[str] | None = None) -> int:
         notes.append("- data styles (random, words, sentence, repeats) weighted "
                      + ", ".join(str(w) for w in settings.style_weights))
     write_model_dir(out, result, settings, config, metrics, command, training_notes=notes)
+    warning = sampled_softmax_warning(settings, out, config)
+    if warning:
+        print(warning, file=sys.stderr)
     summary = {k: metrics[k] for k in ("exact_match", "alignment_accuracy") if k in metrics}
     print(json.dumps({"out": str(out), "steps": result.steps_done, "seconds": round(result.seconds, 1),
                       "final_loss": result.history[-1]["loss"], **summary}))

@@ -211,6 +211,23 @@ def load_grown_weights(model: nn.Module, path: Path) -> list[str]:
     return grown
 
 
+def trainable_parameters(model: nn.Module, prefixes: tuple[str, ...] = ()) -> list[nn.Parameter]:
+    """The parameters whose names start with one of `prefixes` (all of them when none is given); the others get
+    requires_grad False, so the backward pass stops above them. A prefix that names nothing is an error."""
+    if not prefixes:
+        return list(model.parameters())
+    names = [name for name, _ in model.named_parameters()]
+    for prefix in prefixes:
+        if not any(name.startswith(prefix) for name in names):
+            raise ValueError(f"--train-only {prefix!r} names no parameter of the model (e.g. {names[-1]!r})")
+    trained = []
+    for name, parameter in model.named_parameters():
+        parameter.requires_grad_(name.startswith(prefixes))
+        if parameter.requires_grad:
+            trained.append(parameter)
+    return trained
+
+
 def save_checkpoint(directory: Path, model: nn.Module, optimizer: torch.optim.Optimizer, step: int, seconds: float,
                     history: list[dict]) -> Path:
     """Model + optimizer + step + elapsed seconds + loss history, written atomically (a temporary file, one rename)."""
@@ -257,7 +274,8 @@ def train(settings: TrainSettings, config: TransformerConfig, on_step: StepCallb
         load_grown_weights(model, Path(init_from) / "model.safetensors")
     model.to(device)
     model.train()
-    optimizer = torch.optim.Adam(model.parameters(), lr=settings.peak_lr, betas=(0.9, 0.98), eps=1e-9)
+    trained = trainable_parameters(model, settings.train_only)
+    optimizer = torch.optim.Adam(trained, lr=settings.peak_lr, betas=(0.9, 0.98), eps=1e-9)
     first_step, seconds_before, history = 1, 0.0, []
     checkpoint_dir = Path(checkpoint_dir) if checkpoint_dir is not None else None
     if resume and checkpoint_dir is not None and (checkpoint_dir / CHECKPOINT_FILE).exists():
@@ -302,7 +320,7 @@ def train(settings: TrainSettings, config: TransformerConfig, on_step: StepCallb
                 raise NonFiniteLoss(f"the training loss became {value} at step {step}")
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            torch.nn.utils.clip_grad_norm_(trained, 1.0)
             optimizer.step()
             smoothed = value if smoothed is None else 0.95 * smoothed + 0.05 * value
             elapsed = time.perf_counter() - start

@@ -49,6 +49,9 @@ class TrainSettings:
     # reverse: weights of ReverseData's styles (random, words, sentence, repeats); () = the data's defaults
     style_weights: tuple[int, ...] = ()
     data_workers: int = 0  # >0: that many processes write the training pairs (a GPU outruns one; pair_workers.py)
+    # parameter-name prefixes to train (the rest frozen); () = all. Finishing a sampled-softmax model with the
+    # full softmax on its last layers only keeps what the lower layers learned (and their attention) as it is.
+    train_only: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
