@@ -168,18 +168,44 @@ def test_answers_outside_the_options_or_from_strangers_are_refused(shared_store)
     assert lc.distribution(classes.answers(code, multi), 5) == [1, 1, 0, 1, 0]
 
 
-def test_a_class_expires_after_its_idle_time(shared_store):
-    classes, code, secret = started(shared_store, idle_ttl=0.6)
+def test_a_class_expires_after_its_idle_time_and_a_teacher_action_renews_it():
+    now = [1000.0]  # the store's clock: time moves when the test says so, however loaded the machine
+    classes, code, secret = started(MemoryStore(clock=lambda: now[0]), idle_ttl=60)
     classes.join(code, phone(0))
-    time.sleep(0.4)
-    classes.update(code, secret, step=2)  # a teacher action keeps it open
-    time.sleep(0.4)
-    assert classes.state(code).step == 2
-    time.sleep(0.5)
+    now[0] += 40
+    classes.update(code, secret, step=2)  # a teacher action keeps it open ...
+    now[0] += 40  # 80 s after the start, 40 s after the action
+    assert classes.state(code).step == 2 and classes.version(code) == 2
+    now[0] += 20  # ... for idle_ttl after the last one
     assert classes.state(code) is None and classes.version(code) is None
     assert classes.followers(code) == 0
     with pytest.raises(lc.UnknownClass):
         classes.join(code, phone(0))
+
+
+def test_on_redis_every_key_of_a_class_expires_and_a_teacher_action_renews_it(redis_server_url):
+    from transformer_core.store.redis_store import RedisStore
+
+    store = RedisStore(redis_server_url)
+    store.client.flushdb()
+    classes, code, secret = started(store, idle_ttl=600)
+    classes.join(code, phone(0))
+    keys = [f"lc:{code}", f"lc:{code}:v", f"lc:{code}:f"]
+    assert all(0 < store.client.pttl(key) <= 600_000 for key in keys)
+    for key in keys:  # as if 599.8 s went by without a teacher action
+        store.client.pexpire(key, 200)
+    classes.update(code, secret, step=2)  # renews every key of the class (Redis counts the TTLs, not this test)
+    assert all(store.client.pttl(key) > 500_000 for key in keys), [store.client.pttl(key) for key in keys]
+    for key in keys:
+        store.client.pexpire(key, 200)
+    deadline = time.monotonic() + 30  # gone by a deadline far past the 0.2 s left
+    while classes.state(code) is not None:
+        assert time.monotonic() < deadline, "the class outlived its keys' TTL by 30 s"
+        time.sleep(0.05)
+    assert classes.version(code) is None and classes.followers(code) == 0
+    with pytest.raises(lc.UnknownClass):
+        classes.join(code, phone(0))
+    store.client.flushdb()
 
 
 def test_a_flood_of_joins_and_answers_stays_bounded(shared_store):
