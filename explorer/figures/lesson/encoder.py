@@ -15,7 +15,7 @@ from explorer.figures.lesson.data import ENCODER_LAYER_PREFIX, FOCUS_LAYER, Less
 from explorer.figures.lesson.questions import q_shape_answer, strongest_key_answer, token_count_answer
 from explorer.figures.lesson.steps import LessonStep
 from explorer.figures.lesson.view import StepView, chain_step, plain, row_bars, step_body, step_title
-from explorer.figures.steps import encoder_chain, eq_phrase, eq_word, ffn_step, shape_str
+from explorer.figures.steps import _vec, encoder_chain, eq_phrase, eq_word, ffn_step, shape_str
 from explorer.figures.tokenization import token_chips_html
 from explorer.i18n import md_escape, t
 from transformer_core.tracing.names import (
@@ -119,22 +119,26 @@ def _qkv_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     LayerNorm(X) (the traced norm1), post-LN models the layer input X."""
     i, head = focus_query(data), focus_head(data)
     d, h, d_k, n = data.info.d_model, data.info.n_heads, data.d_k, data.n_src
-    chain = _chain(data, i, strongest_key_answer(data, i), lang)
-    qkv, split = chain_step(chain, "step.qkv"), chain_step(chain, "step.split")
-    latex = r"\begin{gathered}" + _inner(qkv.latex) + r" \\ " + _inner(split.latex) + r"\end{gathered}"
     p = Head(AttentionKind.ENCODER_SELF, FOCUS_LAYER, head)
-    panels = [(t(f"lesson.qkv.panel_{x}", lang), data.trace.numpy(p.name(x))[head]) for x in ("q", "k", "v")]
+    # short lines (a phone shows ~30 characters of an equation): the projections, what they read, the traced
+    # row q_i of Q (every head side by side), and the split into heads with this model's shapes
+    x = r"\hat X" if data.info.norm_first else "X"
+    q = data.trace.numpy(p.name("q"))  # [H, S, d_k]
+    lines = [rf"Q = {x}W^Q,\; K = {x}W^K,\; V = {x}W^V"]
+    if data.info.norm_first:
+        lines.append(r"\hat X = \text{LayerNorm}(X)")
+    lines += [rf"q_{{{i}}} = {_vec(q[:, i, :].reshape(-1), 3)}",
+              rf"{shape_str((1, n, d))} \to {shape_str(data.trace[p.name('q')].shape)}",
+              rf"d_k = d_{{model}}/h = {d}/{h} = {d_k}"]
+    latex = r"\begin{gathered}" + r" \\ ".join(lines) + r"\end{gathered}"
+    # one-letter panel titles: the roles are in the text above, and longer titles collide on a phone
+    panels = [(name.upper(), data.trace.numpy(p.name(name))[head]) for name in ("q", "k", "v")]
     fig = figures.vectors_heatmap(panels, data.src_tokens, title=t("lesson.qkv.fig", lang, head=head),
                                   lang=lang, shared_scale=True)
     body = step_body(step, lang, d=d, h=h, d_k=d_k, n=n)
     body += "\n\n" + t("lesson.qkv.pre_ln" if data.info.norm_first else "lesson.qkv.post_ln", lang)
     return StepView(step, step_title(step, lang), body, shape_str(data.trace[p.name("q")].shape), latex,
                     figure=fig)
-
-
-def _inner(latex: str) -> str:
-    """An equation's lines without their own `gathered` (to stack two steps' equations in one)."""
-    return latex.replace(r"\begin{gathered}", "").replace(r"\end{gathered}", "")
 
 
 def _scores_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
