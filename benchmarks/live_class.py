@@ -26,14 +26,22 @@ phone received the new step's title:
 `--server-cpus 0 --browser-cpus 1` keeps the app servers (and redis-server) on their own processors, apart from
 the browsers and this script.
 
+Protocol followers (`--protocol-phones N`, benchmarks/protocol_follower.py): N more phones that are not browsers but
+clients of Streamlit's own websocket protocol, doing what a following phone's page asks of the server (open the
+class's link, rerun the poll at the interval the server asks, send the answer); they cost the server what a phone
+does and the benchmark almost nothing. Their follow latency is the key press -> the arrival of the message naming
+the new step (the server's part: compare it with a Chromium phone's "delivery"); `--phones 1 --protocol-phones 2`
+checks them against a real Chromium phone on the same class.
+
 Usage (from the repository root; tests/ holds the browser helpers):
-    PYTHONPATH=$PWD .venv/bin/python benchmarks/live_class.py [--phones 30] [--steps 20]
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/live_class.py [--phones 30] [--protocol-phones 0] [--steps 20]
         [--backend both|memory|redis] [--server-cpus 0] [--browser-cpus 1] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import base64
 import contextlib
 import json
@@ -42,8 +50,10 @@ import re
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+from urllib.parse import urlencode
 
 import transformer_core as core
 from explorer import lesson_service
@@ -158,17 +168,57 @@ def save_page_state(page, directory: Path, name: str) -> None:
                                                + page.inner_text("body"), encoding="utf-8")
 
 
+class ProtocolPhones:
+    """N protocol followers (benchmarks/protocol_follower.py) on an asyncio loop in a thread of their own, driven
+    from this (Playwright's synchronous) thread."""
+
+    def __init__(self, base: str, query: str, n: int) -> None:
+        from benchmarks.protocol_follower import ProtocolFollower
+
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="protocol-phones", daemon=True)
+        self.thread.start()
+        self.phones = [ProtocolFollower(base, query, len(lesson.lesson_steps())) for _ in range(n)]
+        if os.environ.get("PROTOCOL_TRACE"):  # a folder: each phone's messages go there when one does not follow
+            for phone in self.phones:
+                phone.trace = []
+        for phone in self.phones:  # one after another, as phones scanning a code do
+            self.call(phone.__aenter__(), 120)
+
+    def call(self, coroutine, timeout: float):
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def wait(self, condition, timeout: float, what: str) -> None:
+        try:
+            wait_until(lambda: all(condition(phone) for phone in self.phones), timeout, what)
+        except TimeoutError as error:
+            if os.environ.get("PROTOCOL_TRACE"):
+                for i, phone in enumerate(self.phones):
+                    Path(os.environ["PROTOCOL_TRACE"], f"phone{i}.txt").write_text(
+                        "\n".join(map(str, phone.trace or [])))
+            raise TimeoutError(f"{error}: " + "; ".join(phone.state() for phone in self.phones)) from None
+
+    def close(self) -> None:
+        for phone in self.phones:
+            with contextlib.suppress(Exception):
+                self.call(phone.__aexit__(None, None, None), 30)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
 def first_question() -> lesson.Question:
     loaded = core.load(MODEL)
     data = lesson_service.lesson_data(core.trace_text(loaded, TEXT), loaded, TEXT)
     return lesson.build_step(lesson.lesson_steps()[0], data, "ko").question
 
 
-def run_class(browser, teacher_base: str, phone_base: str, phones: int, steps: int, evidence: Path) -> dict:
+def run_class(browser, teacher_base: str, phone_base: str, phones: int, steps: int, evidence: Path,
+              protocol_phones: int = 0) -> dict:
     """One class: join, answer the first question, then `steps` step changes. Returns the latencies (s).
     On a timeout the teacher's page and the late page are saved under `evidence` (screenshot and text)."""
     question = first_question()
     contexts = []
+    swarm = None
     try:
         context, teacher = new_page(browser, 1920, 1080)
         contexts.append(context)
@@ -186,8 +236,15 @@ def run_class(browser, teacher_base: str, phone_base: str, phones: int, steps: i
         for phone in pages:
             phone.wait_for_selector(".st-key-class_follower_bar", timeout=600_000)  # 30 pages load on one core
             phone.wait_for_selector(f".st-key-lesson_question_{question.id} button", timeout=600_000)
-        wait_until(lambda: f"따라오는 학생 {phones}명" in teacher.inner_text(".st-key-class_teacher_panel"), 120,
-                   f"the teacher did not see {phones} students following")
+        if protocol_phones:
+            protocol_query = urlencode({"class": code, "lang": "한국어", "model": MODEL, "text": TEXT})  # the QR link
+            swarm = ProtocolPhones(phone_base, protocol_query, protocol_phones)
+            swarm.wait(lambda p: 1 in p.steps_seen and any(block.startswith("lesson_question_")
+                                                           for block, _, _ in p.pills.values()),
+                       600, "a protocol phone did not show step 1 and its question")
+        everyone = phones + protocol_phones
+        wait_until(lambda: f"따라오는 학생 {everyone}명" in teacher.inner_text(".st-key-class_teacher_panel"), 120,
+                   f"the teacher did not see {everyone} students following")
 
         answer_latency = []
         label = re.compile("^" + re.escape(question.options[0]) + "$")
@@ -198,9 +255,16 @@ def run_class(browser, teacher_base: str, phone_base: str, phones: int, steps: i
             seen = wait_until(lambda n=n: teacher.evaluate(f"() => window.__answersSeen['{n}']"), 60,
                               f"the teacher did not see {n} answers")
             answer_latency.append(seen / 1000 - tapped)
+        for n, phone in enumerate(swarm.phones if swarm else [], start=phones + 1):
+            tapped = time.time()
+            swarm.call(phone.answer(f"lesson_question_{question.id}", 0), 60)
+            seen = wait_until(lambda n=n: teacher.evaluate(f"() => window.__answersSeen['{n}']"), 60,
+                              f"the teacher did not see {n} answers")
+            answer_latency.append(seen / 1000 - tapped)
 
         teacher.wait_for_function("() => window.__lessonKeys === true", timeout=60_000)
         follow, teacher_step, delivery, answer, render, teacher_send = [], [], [], [], [], []
+        protocol_follow, protocol_delivery = [], []
         wall_minus_monotonic = time.time() - time.monotonic()
         for number in range(2, 2 + steps):
             pressed = time.time()
@@ -235,20 +299,29 @@ def run_class(browser, teacher_base: str, phone_base: str, phones: int, steps: i
                         answer.append(received - poll)
             if sent is not None:
                 teacher_send.append(sent - pressed_monotonic)
+            if swarm:
+                swarm.wait(lambda p, n=number: n in p.steps_seen, 120, f"a protocol phone did not follow to {number}")
+                protocol_follow += [p.steps_seen[number] - pressed for p in swarm.phones]
+                if sent is not None:  # from the teacher's frame, as a Chromium phone's delivery
+                    protocol_delivery += [p.steps_seen[number] - (sent + wall_minus_monotonic) for p in swarm.phones]
             time.sleep(1.0)  # the class reads the step before the next one
         resyncs = sum(phone.evaluate("() => window.__classResyncs || 0") for phone in pages)
         offsets = [o for page in [teacher, *pages] for o in page.frame_clock.offsets]
         return {"follow": follow, "teacher_step": teacher_step, "answer_count": answer_latency, "resyncs": resyncs,
                 "delivery": delivery, "answer": answer, "render": render, "teacher_send": teacher_send,
+                "protocol_follow": protocol_follow, "protocol_delivery": protocol_delivery,
+                "protocol_errors": [e for p in (swarm.phones if swarm else []) for e in p.errors],
                 "clock_offset_min_median": [min(offsets), statistics.median(offsets)] if offsets else []}
     finally:
+        if swarm:
+            swarm.close()
         for context in contexts:
             with contextlib.suppress(Exception):
                 context.close()
 
 
 def measure(backend: str, phones: int, steps: int, evidence: Path, server_cpus: set[int] | None = None,
-            browser_cpus: set[int] | None = None) -> dict:
+            browser_cpus: set[int] | None = None, protocol_phones: int = 0) -> dict:
     from playwright.sync_api import sync_playwright
 
     with contextlib.ExitStack() as stack:
@@ -270,7 +343,7 @@ def measure(backend: str, phones: int, steps: int, evidence: Path, server_cpus: 
         cpu_before = [cpu_seconds(s.pid) for s in servers]
         started = time.monotonic()
         try:
-            result = run_class(browser, servers[0], servers[-1], phones, steps, evidence)
+            result = run_class(browser, servers[0], servers[-1], phones, steps, evidence, protocol_phones)
         except TimeoutError as error:
             raise TimeoutError(f"{error} ({backend}); the pages as they were: {evidence}") from error
         wall = time.monotonic() - started
@@ -286,7 +359,8 @@ def report(backend: str, phones: int, steps: int, result: dict) -> None:
         return (f"  {name:<26} p50 {percentile(values, 0.5):6.2f} s   p95 {percentile(values, 0.95):6.2f} s   "
                 f"max {max(values):6.2f} s   (n={len(values)})")
 
-    print(f"\n{backend}: 1 teacher + {phones} phones, {steps} step changes "
+    protocol = len(result["protocol_follow"]) // max(1, steps)
+    print(f"\n{backend}: 1 teacher + {phones} Chromium phones + {protocol} protocol phones, {steps} step changes "
           f"({len(result['cpu_s'])} app server{'s' if len(result['cpu_s']) > 1 else ''})")
     print(line("follow (key -> phone)", result["follow"]))
     if result["delivery"]:
@@ -297,6 +371,11 @@ def report(backend: str, phones: int, steps: int, result: dict) -> None:
         low, median = result["clock_offset_min_median"]
         print(f"  clock check: a frame was handled here {1000 * low:.1f} ms (min) / {1000 * median:.0f} ms (median) "
               "after Chromium stamped it (never negative if the clocks agree)")
+    if result["protocol_follow"]:
+        print(line("follow, protocol phones", result["protocol_follow"]))
+        if result["protocol_delivery"]:
+            print(line("  delivery (server's part)", result["protocol_delivery"]))
+        print(f"  protocol phones' errors: {len(result['protocol_errors'])} {result['protocol_errors'][:2]}")
     print(line("teacher's own step", result["teacher_step"]))
     print(line("answer count (tap -> panel)", result["answer_count"]))
     for i, (cpu, rss) in enumerate(zip(result["cpu_s"], result["peak_rss_mb"], strict=True)):
@@ -315,6 +394,8 @@ def report(backend: str, phones: int, steps: int, result: dict) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--phones", type=int, default=30)
+    parser.add_argument("--protocol-phones", type=int, default=0,
+                        help="more phones as protocol clients (benchmarks/protocol_follower.py), not browsers")
     parser.add_argument("--steps", type=int, default=20, help="step changes (at most 21: the lesson has 22 steps)")
     parser.add_argument("--backend", choices=["both", "memory", "redis"], default="both")
     parser.add_argument("--json", action="store_true", help="print the raw latencies as JSON too")
@@ -336,7 +417,7 @@ def main() -> int:
           f"browsers on {sorted(browser_cpus) if browser_cpus else 'any'}")
     for backend in backends:
         results[backend] = measure(backend, args.phones, steps, Path(args.evidence) / backend, server_cpus,
-                                   browser_cpus)
+                                   browser_cpus, args.protocol_phones)
         report(backend, args.phones, steps, results[backend])
     if args.json:
         print(json.dumps(results))
