@@ -10,7 +10,8 @@ from the code under test; the English must come from the lexicon (data), not fro
 - every past-tense form of a regular verb or adjective follows the vowel-harmony rule written below;
 - one Korean sentence has one English translation;
 - every job noun reaches the construction N이 되다 (become);
-- the recogniser reads the grammar's own sentences: no <unk>, and (nearly) no construction notice.
+- the recogniser reads the grammar's own sentences: no <unk>, and (nearly) no construction notice;
+- every pair reads back through the tokenizer: typing its Korean gives its pieces.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.grammar_checks import assert_pair_reads_back
+from transformer_core.data.tokenization import build_ko_en_tokenizer
 from transformer_core.grammar.base import GRAMMAR, LAST_STAGE, REGISTERS
 from transformer_core.grammar.forms import JOBS, grammar_lexicon
 from transformer_core.grammar.generator import Learner10Grammar, ko_en_grammar
@@ -308,3 +311,19 @@ def test_the_recogniser_reads_the_grammars_own_sentences(seed):
     assert all("<unk>" not in pair.source for pair in pairs)
     noticed = [pair.source_text for pair in pairs if outside_word_indices(pair.source, GRAMMAR)]
     assert len(noticed) <= 0.05 * len(pairs), noticed
+
+
+@cache
+def ko_en_tokenizer():
+    return build_ko_en_tokenizer(grammar=GRAMMAR)
+
+
+@PROPERTY
+@given(st.integers(0, 2**31))
+def test_every_pair_reads_back_through_the_tokenizer(seed):
+    """Typing a pair's Korean gives exactly its pieces (the stream is cut as typed), every English word is in the
+    vocabulary and every alignment points into the sentence."""
+    tokenizer = ko_en_tokenizer()
+    vocab = tokenizer.get_vocab()
+    for pair in drawn(seed):
+        assert_pair_reads_back(pair, tokenizer, vocab)
