@@ -2,12 +2,13 @@
 models' config.json calls it by its old name "learner10"), and its compact core (the lab's), each pair with its
 gold word alignment.
 
-Data (beside these modules): the lexicon (one JSON file per stage: words, their senses and the tags that pick them, one entry
-a line, read in stage order with a schema check that names file, line and field), the token ids (vocabulary.txt),
-the recogniser's and the lost-noun check's tables (constructions_*.json, renderings_*.json). Code: the rules
-(hangul.py: conjugation and particles; english.py; forms.py: endings by rule), the phrases and the base
-constructions (base.py), the grammar's constructions (generator.py), the vocabulary (vocabulary.py), the held-out
-split (splits.py), the recogniser (recogniser.py, renderings.py). It imports nothing else of transformer_core.
+Data (beside these modules): the lexicon (one JSON file per stage: words, their senses and the tags that pick
+them, one entry a line, read in stage order with a schema check that names file, line and field), the token ids
+(vocabulary.txt), the recogniser's and the lost-noun check's tables (constructions_*.json, renderings_*.json).
+Code: the rules (hangul.py: conjugation and particles; english.py; forms.py: endings by rule), the phrases and the
+base constructions (base.py), the grammar's constructions (generator.py), the vocabulary (vocabulary.py), the
+held-out split (splits.py), the recogniser (recogniser.py, renderings.py). It imports nothing else of
+transformer_core.
 
     from transformer_core.grammar.generator import generate_pairs, ko_en_grammar
 """

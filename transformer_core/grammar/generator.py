@@ -45,7 +45,6 @@ from transformer_core.grammar.forms import (
     ACTIVITY_VERBS,
     AFTER,
     AGE,
-    AGES,
     ALSO,
     ALTERNATIVE_KINDS,
     AMONG,
@@ -660,9 +659,6 @@ class EverydayGrammar(KoEnGrammar):
         order1.append((predicate1, slice(n, None)))
         return self._assemble([*korean1, *korean2], [*order1, *order2], None, question)
 
-    def _reason(self, register: str) -> SentencePair:
-        return self._two_clauses(self.rng.choice(["aseo", "aseo", "nikka"]), register)
-
     def _contrast(self, register: str) -> SentencePair:
         return self._two_clauses("jiman", register)
 
@@ -790,28 +786,6 @@ class EverydayGrammar(KoEnGrammar):
         index = phrase.add_ko((noun_ko, copula_ending(noun_ko, tense, question, register)))
         return phrase, indices, index
 
-    def _age(self, register: str) -> SentencePair:
-        """S는 N 살이에요 -> S is N years old; S는 몇 살이에요? -> How old is S? (how, old -> 몇 살)."""
-        question = self.rng.random() < 0.35
-        subject = self._subject("topic", drop=0.1, question=question)
-        tense = "present" if self.rng.random() < 0.85 else "past"
-        be = english.be_form(subject.person, subject.plural, tense == "past")
-        if question:
-            predicate, (how,), index = self._copula_predicate("살", tense, True, register, [("몇",)])
-            predicate.add_en("how", how)
-            predicate.add_en("old", how, index)
-            predicate.add_en(be, index)
-            order = [(predicate, slice(None)), (subject.phrase, slice(None))]
-            return self._assemble([subject.phrase, predicate], order, None, True)
-        number = self.rng.choice([NATIVE_ONE, *self.lexicon.numbers, *AGES])
-        predicate, (num,), index = self._copula_predicate("살", tense, False, register, [(number[0],)])
-        predicate.add_en(be, index)
-        predicate.add_en(number[1], num)
-        predicate.add_en("year" if number is NATIVE_ONE else "years", index)
-        predicate.add_en("old", index)
-        return self._assemble([subject.phrase, predicate], [(subject.phrase, slice(None)),
-                                                             (predicate, slice(None))], None, False)
-
     def _clock(self, register: str) -> SentencePair:
         """지금 N 시예요 -> It is N o'clock now; 몇 시예요? -> What time is it? (It, is -> 시예요)."""
         question = self.rng.random() < 0.35
@@ -931,21 +905,6 @@ class EverydayGrammar(KoEnGrammar):
                               None, True)
 
     # -- honorific -(으)시- --
-
-    def _honorific(self, register: str) -> SentencePair:
-        """선생님은 책을 읽으세요 -> The teacher reads a book (-시- marks respect; English does not)."""
-
-        tense = self.rng.choice(["present", "past", "past", "future"])
-        question = self.rng.random() < 0.2
-        elders = [n for n in self.lexicon.common_nouns if n.ko in ELDERS]
-        noun = self.rng.choice(elders)
-        role = self.rng.choice(["topic", "subject"])
-        subject = common_phrase(noun, role, None, self._determiner(0.5) or self.rng.random() < 0.5,
-                                None)
-        verb = self._verb(("transitive", "intransitive", "motion"), only_regular=True)
-        obj, place = self._object(verb), self._place_for(verb)
-        words = honorific_words(verb.stem, tense, question, register, eu_class(verb, self.GRAMMAR))
-        return self._honorific_pair(subject, verb, words, obj, place, tense, question)
 
     def _honorific_pair(self, subject, verb: Verb, words: list[str], obj, place, tense: str,
                         question: bool) -> SentencePair:
@@ -2923,10 +2882,6 @@ class Learner6Grammar(Learner5Grammar):
                               question)
 
     # -- 어느 / 무슨 before a noun in a question: which N, what kind of N --
-
-    def _which_word(self) -> tuple[str, tuple[str, ...]]:
-        """무슨 -> what kind of, or 어느 -> which (one draw)."""
-        return ("무슨", ("what", "kind", "of")) if self.rng.random() < 0.5 else ("어느", ("which",))
 
     def _which(self, register: str) -> SentencePair:
         """S 어느 N을 V-었어요? -> Which N did S V? ; S 무슨 N을 V? -> What kind of N does S V? which -> 어느; what and
