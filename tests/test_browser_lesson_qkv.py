@@ -98,7 +98,7 @@ def test_the_encoder_chain_of_a_pre_ln_model_projects_layernorm_of_x(server, bro
             chain = tab.locator(".st-key-encoder_chain")
             chain.scroll_into_view_if_needed()
             shown = chain.inner_text()
-            assert t("step.norm_in", lang) in shown and t("step.qkv", lang) in shown
+            assert t("step.x_pre", lang) in shown and t("step.qkv", lang) in shown
             equations = latex_in(tab, ".st-key-encoder_chain")
             qkv = next(e for e in equations if "W^Q" in e and r"\hat X" in e)
             assert r"Q = \hat XW^Q" in qkv and r"\hat X = \text{LayerNorm}(X)" in qkv, qkv

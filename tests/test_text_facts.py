@@ -447,13 +447,13 @@ def test_the_chains_projection_reads_what_the_model_projects(model: str, pre_ln:
     qkv = chain["step.qkv"].latex
     if pre_ln:
         assert r"Q = \hat XW^Q" in qkv and r"\hat X = \text{LayerNorm}(X)" in qkv, qkv
-        norm = chain["step.norm_in"].latex
-        assert "encoder.0.norm1" in chain["step.norm_in"].trace_names
+        norm = chain["step.x_pre"].latex  # the input step also shows the LayerNorm the projections read
+        assert "encoder.0.norm1" in chain["step.x_pre"].trace_names and len(chain) == 12
         for value in ln[i, :4]:
             assert f"{value:.3f}" in norm, (value, norm)
         assert f"{float(x[i].mean()):.3f}" in norm and f"{float(x[i].std()):.3f}" in norm
     else:
-        assert "Q = XW^Q" in qkv and "LayerNorm" not in qkv and "step.norm_in" not in chain
+        assert "Q = XW^Q" in qkv and "LayerNorm" not in qkv and "step.x_pre" not in chain
     for value in q[i, :4]:  # the row of Q the equation shows is the traced one
         assert f"{value:.3f}" in qkv
 

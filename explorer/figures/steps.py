@@ -114,14 +114,19 @@ def attention_steps(trace, stack: str, layer: int, attn: str, head: int, query: 
     q_source = r"\hat X" if norm_name else "X"
     kv_source = q_source if attn == "self_attn" else memory
     steps = []
+    x_lines = ()
     if x_in is not None:
-        steps.append(Step("step.x", shape_str((b, tq, info.d_model)),
-                          _lines(rf"X \in \mathbb{{R}}^{{{tq}\times {info.d_model}}}",
-                                 rf"x_{{{i}}} = {_vec(x_in[i])},\quad \lVert x_{{{i}}}\rVert = "
-                                 rf"{_num(float(np.linalg.norm(x_in[i])))}"),
-                          (x_name,)))
-    if norm_name:
-        steps.append(_norm_in_step(trace, norm_name, x_name if x_in is not None else None, i))
+        x_lines = (rf"X \in \mathbb{{R}}^{{{tq}\times {info.d_model}}}",
+                   rf"x_{{{i}}} = {_vec(x_in[i])},\quad \lVert x_{{{i}}}\rVert = "
+                   rf"{_num(float(np.linalg.norm(x_in[i])))}")
+    if norm_name and x_in is not None:  # pre-LN: the input and the LayerNorm the projections read, one step
+        norm = _norm_in_step(trace, norm_name, x_name, i)
+        steps.append(Step("step.x_pre", norm.shape, _lines(*x_lines, norm.latex.removeprefix(r"\begin{gathered}")
+                                                              .removesuffix(r"\end{gathered}")), norm.trace_names))
+    elif x_in is not None:
+        steps.append(Step("step.x", shape_str((b, tq, info.d_model)), _lines(*x_lines), (x_name,)))
+    if norm_name and x_in is None:  # cross-attention's queries: LayerNorm of the decoder stream
+        steps.append(_norm_in_step(trace, norm_name, None, i))
     merged = trace.numpy(p("q"))[:, i, :].reshape(-1)  # q_i of every head side by side: the row of Q
     steps += [
         Step("step.qkv", shape_str((b, tq, info.d_model)),
