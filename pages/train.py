@@ -468,8 +468,8 @@ def lab_controls(manager, session: str) -> None:
         elif outcome == "cancelled":
             st.session_state["_lab_stopping"] = job.id  # one message now ("stopping"), one when it has stopped
             job = manager.get(job.id)
-    if job is not None and job.id != st.session_state.get("_lab_job"):
-        st.caption(tr("lab.shared_run"))
+    if job is not None and job.id != st.session_state.get("_lab_job"):  # someone else's run of this recipe
+        st.caption(tr("lab.shared_run" if job.state in lab_jobs.ACTIVE else "lab.shared_run_ended"))
     if job is not None and job.state in lab_jobs.ACTIVE:
         show_live(job, manager, session)
     else:

@@ -99,6 +99,7 @@ def test_server_b_shows_the_run_started_on_server_a_and_the_lost_worker_like_a(t
                 # a page opened on B afterwards: how the last run ended, without pressing Start
                 tabs["b_later"] = open_train(context, server_b)
                 assert lost_message(tabs["b_later"], timeout=30_000) == said["a"]
+                assert tabs["b_later"].get_by_text("Someone in the lab ran this recipe").count() == 1
                 for tab in tabs.values():
                     assert tab.locator(EXCEPTION).count() == 0
                 tabs["b_later"].screenshot(path=str(SHOTS / "lab_server_b_worker_lost.png"))
