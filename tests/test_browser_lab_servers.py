@@ -20,10 +20,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 require_chromium()
 
-sync_api = pytest.importorskip("playwright.sync_api")
+from tests.requirements_check import needed  # noqa: E402  (a skip, or a failure under CI=true)
+
+sync_api = needed("playwright.sync_api")
 
 ROOT = Path(__file__).resolve().parent.parent
-SHOTS = ROOT / "build" / "screenshots"
+from tests import browser_helpers  # noqa: E402
+
+SHOTS = browser_helpers.SCREENSHOTS  # build/screenshots (ignored); `make screenshots` for docs/
 RECIPE = {"task": "copy", "preset": "tiny", "budget": 120}  # trains for two minutes unless stopped
 PROGRESS = re.compile(r"step ([1-9]\d*) / \d+ · elapsed (\d+):(\d\d) / 2:00")
 WORKER_LOST = re.compile(r"Worker w1 stopped during the run \(no answer for \d+ s\)")

@@ -22,10 +22,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 require_chromium()
 
-sync_api = pytest.importorskip("playwright.sync_api")
+from tests.requirements_check import needed  # noqa: E402  (a skip, or a failure under CI=true)
+
+sync_api = needed("playwright.sync_api")
 
 ROOT = Path(__file__).resolve().parent.parent
-SCREENSHOTS = ROOT / "build" / "screenshots"
+from tests import browser_helpers  # noqa: E402
+
+SCREENSHOTS = browser_helpers.SCREENSHOTS  # build/screenshots (ignored); `make screenshots` for docs/
 AVAILABLE = {info.name for info in core.list_models() if info.available}
 SIZES = {"laptop": (1366, 768), "phone": (390, 844)}
 SENTENCES = {"reverse": "abc", "ko-en-toy": "고양이가 공원에서 생선을 먹었다."}

@@ -23,7 +23,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 require_chromium()
 
-sync_api = pytest.importorskip("playwright.sync_api")
+from tests.requirements_check import needed  # noqa: E402  (a skip, or a failure under CI=true)
+
+sync_api = needed("playwright.sync_api")
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVING = ROOT / "docs" / "serving.md"

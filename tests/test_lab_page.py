@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-streamlit_testing = pytest.importorskip("streamlit.testing.v1")
+from tests.requirements_check import needed
+
+streamlit_testing = needed("streamlit.testing.v1")
 AppTest = streamlit_testing.AppTest
 
 ROOT = Path(__file__).resolve().parent.parent

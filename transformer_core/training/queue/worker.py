@@ -109,9 +109,10 @@ def _end_run(client: redis.Redis, job_id: str, run: str, state: str, fields: dic
 
 def worker_main(argv: list[str] | None = None) -> int:
     """`python -m transformer_core worker`: an RQ worker that trains the lab's queued recipes."""
-    from transformer_core.training import queue as package  # its docstring: how the lab's queue works
-
-    parser = argparse.ArgumentParser(prog="python -m transformer_core worker", description=package.__doc__,
+    # the package's docstring says how the lab's queue works; the package is loaded (it imported this module), and
+    # reading it from sys.modules keeps the imports one-way (package -> worker, never back)
+    package_doc = sys.modules[__package__].__doc__ if __package__ in sys.modules else __doc__
+    parser = argparse.ArgumentParser(prog="python -m transformer_core worker", description=package_doc,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--redis", default=os.environ.get(REDIS_URL_ENV, ""),
                         help=f"Redis URL (default: ${REDIS_URL_ENV})")
