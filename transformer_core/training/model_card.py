@@ -178,8 +178,10 @@ def write_model_card(out: Path, result: TrainResult, settings: TrainSettings, co
         f"peak learning rate {settings.peak_lr:g} after {settings.warmup} warmup steps, then 1/sqrt(step) decay "
         f"and a linear cool-down over the last {settings.cooldown_fraction:.0%}",
         f"- label smoothing {settings.label_smoothing}, dropout {config.dropout}, gradient clipping 1.0"
-        + (f", sampled softmax over {settings.sampled_softmax} candidates" if settings.sampled_softmax else ""),
-        f"- final training loss {result.history[-1]['loss']:.3f} (label-smoothed); curve in loss.csv",
+        + (f", sampled softmax over {settings.sampled_softmax} candidates" if settings.sampled_softmax else "")
+        + (f"; trained only {', '.join(settings.train_only)} (the rest frozen)" if settings.train_only else ""),
+        f"- final training loss {result.history[-1]['loss']:.3f} "
+        f"({'label-smoothed' if settings.label_smoothing else 'plain cross-entropy'}); curve in loss.csv",
         f"- training time {result.seconds / 60:.1f} min on {where}",
         *(training_notes or []),
         "", "## Metrics", "", *format_metrics(metrics, single_attention=rnn), "",
