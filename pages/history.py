@@ -105,11 +105,11 @@ def scores_section(rnn: View, transformer: View) -> None:
     with left:
         st.markdown(f"**{tr('hist.additive_title')}**")
         st.caption(tr("hist.additive_text", t=step, word=rows[step], j=source, src=src[source]))
-        st.latex(history.additive_latex(additive))
+        st.latex(history.additive_latex(additive, lang()))
     with right:
         st.markdown(f"**{tr('hist.dot_title')}**")
         st.caption(tr("hist.dot_text", t=tf_t, word=tf_rows[tf_t], j=tf_j, src=tf_src[tf_j]))
-        st.latex(history.dot_latex(dot))
+        st.latex(history.dot_latex(dot, lang()))
 
 
 def steps_section(rnn: View, transformer: View) -> None:

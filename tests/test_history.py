@@ -55,6 +55,7 @@ def test_additive_score_rebuilt_from_the_trace_equals_the_recorded_score_at_ever
     assert r"v^\top \tanh" in latex and "s_{1}" in latex and r"\mathbb{R}^{5}" in latex
     assert f"{later.score:.3f}" in latex and f"{later.recorded:.3f}" in latex
     assert r"s_{\mathrm{init}}" in history.additive_latex(first)
+    assert "트레이스:" in history.additive_latex(later, "ko") and "trace:" not in history.additive_latex(later, "ko")
 
 
 def test_dot_score_rebuilt_from_q_and_k_equals_the_recorded_cross_attention_score():
@@ -68,6 +69,9 @@ def test_dot_score_rebuilt_from_q_and_k_equals_the_recorded_cross_attention_scor
         assert math.isclose(score.weight, float(trace["decoder.1.cross_attn.weights"][0, head, 2, 3]), rel_tol=1e-6)
     latex = history.dot_latex(score)
     assert r"\sqrt{d_k}" in latex and f"{score.score:.3f}" in latex and "head 1" in latex
+    # issue 50 Korean 4: the equation's words in the page's language (were English in the Korean UI)
+    korean = history.dot_latex(score, "ko")
+    assert "1층, 헤드 1" in korean and "트레이스:" in korean and "layer" not in korean and "trace:" not in korean
 
 
 def test_alignment_readers_tell_the_two_architectures_apart():

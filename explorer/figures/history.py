@@ -129,7 +129,7 @@ def dot_score(trace, layer: int, head: int, t: int, j: int) -> DotScore:
     return DotScore(layer, head, t, j, q, k, dot, dot / math.sqrt(q.size), recorded, weight)
 
 
-def additive_latex(s: AdditiveScore) -> str:
+def additive_latex(s: AdditiveScore, lang: str = "en") -> str:
     """The additive score's equation, then its pieces with sizes and first values (a row each: the page's
     columns are narrow), then the result."""
     a, h = s.query.size, s.state.size
@@ -144,23 +144,23 @@ def additive_latex(s: AdditiveScore) -> str:
         rf"\tanh(\cdot) = {_vec(s.hidden)}\\"
         rf"v = {_vec(s.v)}\\"
         rf"e_{{{s.t},{s.j}}} = \textstyle\sum_{{i=1}}^{{{a}}} v_i \tanh(\cdot)_i = {_num(s.score)}"
-        rf"\;\;(\text{{trace: }} {_num(s.recorded)})\\ \alpha_{{{s.t},{s.j}}} = {_num(s.weight)}"
+        rf"\;\;(\text{{{t('eq.trace', lang)} }} {_num(s.recorded)})\\ \alpha_{{{s.t},{s.j}}} = {_num(s.weight)}"
         r"\end{gathered}"
     )
 
 
-def dot_latex(s: DotScore) -> str:
+def dot_latex(s: DotScore, lang: str = "en") -> str:
     """The scaled dot-product score's equation with the head's q and k and the result."""
     d_k = s.q.size
     return (
         r"\begin{gathered}"
         rf"\mathrm{{score}}_{{{s.t},{s.j}}} = \frac{{q_{{{s.t}}} \cdot k_{{{s.j}}}}}{{\sqrt{{d_k}}}}"
-        rf"\quad(\text{{layer {s.layer}, head {s.head}}})\\"
+        rf"\quad(\text{{{t('eq.layer_head', lang, layer=s.layer, head=s.head)}}})\\"
         rf"q_{{{s.t}}} \in \mathbb{{R}}^{{{d_k}}} = {_vec(s.q)}\\"
         rf"k_{{{s.j}}} \in \mathbb{{R}}^{{{d_k}}} = {_vec(s.k)}\\"
         rf"q \cdot k = {_num(s.dot)},\quad \sqrt{{{d_k}}} = {_num(math.sqrt(d_k))}\\"
         rf"\mathrm{{score}} = {_num(s.dot)} / {_num(math.sqrt(d_k))} = {_num(s.score)}"
-        rf"\;\;(\text{{trace: }} {_num(s.recorded)})\\ \mathrm{{weight}} = {_num(s.weight)}"
+        rf"\;\;(\text{{{t('eq.trace', lang)} }} {_num(s.recorded)})\\ \mathrm{{weight}} = {_num(s.weight)}"
         r"\end{gathered}"
     )
 

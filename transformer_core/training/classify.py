@@ -1,7 +1,7 @@
 """An encoder + [CLS] classifier: the speech level of a Korean sentence, a task with a known right answer.
 
 The grammar (grammar/base.py) writes every sentence in one of four speech levels, and the deciding token
-is the verb ending: 먹는다 (해라체, plain), 먹어요 (해요체, polite), 먹습니다 (합쇼체, formal), 먹어 (반말).
+is the verb ending: 먹는다 (해라체, plain), 먹어요 (해요체, polite), 먹습니다 (하십시오체, formal), 먹어 (해체).
 The model is the core's encoder-only `Transformer` (as BERT) reading `<s>` + the sentence, with one
 linear layer on the first position's output (the [CLS] role is played by `<s>`). Whether its [CLS] row
 of attention finds the ending is what `cls_attention` shows, layer by layer.
@@ -200,7 +200,7 @@ def save_classifier(directory: str | Path, model: EncoderClassifier, tokenizer, 
 
     from transformer_core.io.loading import save_model_dir
 
-    description = ("An encoder + [CLS] classifier of Korean speech levels (해라체 / 해요체 / 합쇼체 / 반말), "
+    description = ("An encoder + [CLS] classifier of Korean speech levels (해라체 / 해요체 / 하십시오체 / 해체), "
                    "trained on the toy grammar. The pages show its encoder; the label head is in "
                    "classifier.safetensors.")
     extra = {"task": TASK, "labels": list(SPEECH_LEVELS), "label_names": LEVEL_NAMES}
