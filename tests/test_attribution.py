@@ -99,9 +99,10 @@ def test_integrated_gradients_sum_to_the_log_prob_change_on_tiny_models(name, so
     assert_complete(model, src, tgt, targets, TINY_STEPS[name])
 
 
-BUNDLED_STEPS = {"ko-en-toy": 1024, "ko-en-rnn-attention": 2048}
+BUNDLED_STEPS = {"ko-en-toy": 2048, "ko-en-rnn-attention": 2048}
 
 
+@pytest.mark.slow  # thousands of IG steps through a bundled model: minutes, not the edit loop
 @pytest.mark.parametrize("model_name", ["ko-en-toy", "ko-en-rnn-attention"])
 @pytest.mark.parametrize("text", KO_EN)
 def test_integrated_gradients_sum_to_the_log_prob_change_on_bundled_translators(model_name, text):
@@ -109,12 +110,14 @@ def test_integrated_gradients_sum_to_the_log_prob_change_on_bundled_translators(
     # ReLU kinks); benchmarks/explain.py prints the spread per step count. The learner4 ko-en-toy misses by 1.1 %
     # at 256 steps on 민수는 어제 뭐 먹었어? (512 reach it). The RNN's integrand has sharp steps: on 고양이가 공원에서
     # 생선을 먹었다. the learner3 RNN missed by 1.8 % at 256 steps, the learner4 one by 1.13 % at 1024; 2048 reach it.
+    # The ko-en-toy finished with the full softmax (issue 48) is sharper: 1.3 % off at 1024 steps on 저는 학생이에요.
     loaded = core.load(model_name)
     traced = core.trace_text(loaded, text)
     tgt, targets = output_targets(traced, loaded.config.eos_token_id)
     assert_complete(loaded.model, traced.trace["src.ids"], tgt, targets, BUNDLED_STEPS[model_name])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", ["hello", "안녕하세요"])
 def test_integrated_gradients_complete_on_the_reverse_model_with_enough_steps(text):
     # The pre-LN reverse model's log p jumps where the token embedding overtakes the positional encoding
