@@ -85,6 +85,18 @@ def test_a_word_with_half_the_probability_and_no_rival_is_not_the_doubt():
     assert lead.p_word / lead.p_runner_up == pytest.approx(0.60 / 0.35)
 
 
+def written_output(chosen: list[str], ids: list[int], probs: np.ndarray) -> SimpleNamespace:
+    """A traced output as least_lead reads it: the chosen tokens, their ids after <s>, the logits (log probs)."""
+    return SimpleNamespace(has_decoder=True, chosen_tokens=chosen,
+                           generation=SimpleNamespace(ids=np.array([[1, *ids]])), trace=RecordedLogits(np.log(probs)))
+
+
+def list_tokenizer(tokens: list[str]) -> SimpleNamespace:
+    """The two lookups least_lead uses, over a list of tokens (id = index)."""
+    return SimpleNamespace(convert_ids_to_tokens=lambda token_id: tokens[token_id], unk_token_id=-1,
+                           convert_tokens_to_ids=lambda token: tokens.index(token) if token in tokens else -1)
+
+
 def test_an_article_is_never_the_runner_up():
     """"I drank tea." against "I drank a tea.": a doubt between a word and an article is no doubt about the meaning
     (with articles as runners-up the learner10 model called its right 저는 차를 마셨어요. unsure: tea 0.22 against
@@ -92,11 +104,8 @@ def test_an_article_is_never_the_runner_up():
     tokens = ["<pad>", "<s>", "</s>", "tea", "a", "The", "sweet", "milk"]
     probs = np.array([[0.02, 0.02, 0.03, 0.40, 0.35, 0.10, 0.05, 0.03],
                       [0.01, 0.01, 0.95, 0.01, 0.005, 0.005, 0.005, 0.005]])
-    traced = SimpleNamespace(has_decoder=True, chosen_tokens=["tea", "</s>"],
-                             generation=SimpleNamespace(ids=np.array([[1, 3, 2]])),
-                             trace=RecordedLogits(np.log(probs)))
-    tokenizer = SimpleNamespace(convert_ids_to_tokens=lambda token_id: tokens[token_id], unk_token_id=-1,
-                                convert_tokens_to_ids=lambda token: tokens.index(token) if token in tokens else -1)
+    traced = written_output(["tea", "</s>"], [3, 2], probs)
+    tokenizer = list_tokenizer(tokens)
     lead = least_lead(traced, tokenizer)
     assert (lead.word, lead.runner_up) == ("tea", "sweet")
     assert lead.gap == pytest.approx(math.log(0.40 / 0.05), abs=1e-9)
@@ -110,11 +119,8 @@ def test_an_article_is_never_the_chosen_word_in_doubt():
     probs = np.array([[0.02, 0.02, 0.02, 0.02, 0.33, 0.30, 0.02, 0.27],   # writes "a", "the" and "I" close behind
                       [0.02, 0.02, 0.02, 0.70, 0.01, 0.01, 0.20, 0.02],   # writes "tea", "milk" behind
                       [0.01, 0.01, 0.93, 0.01, 0.01, 0.01, 0.01, 0.01]])  # </s>
-    traced = SimpleNamespace(has_decoder=True, chosen_tokens=["a", "tea", "</s>"],
-                             generation=SimpleNamespace(ids=np.array([[1, 4, 3, 2]])),
-                             trace=RecordedLogits(np.log(probs)))
-    tokenizer = SimpleNamespace(convert_ids_to_tokens=lambda token_id: tokens[token_id], unk_token_id=-1,
-                                convert_tokens_to_ids=lambda token: tokens.index(token) if token in tokens else -1)
+    traced = written_output(["a", "tea", "</s>"], [4, 3, 2], probs)
+    tokenizer = list_tokenizer(tokens)
     lead = least_lead(traced, tokenizer)
     assert (lead.word, lead.runner_up) == ("tea", "milk")
     assert lead.gap == pytest.approx(math.log(0.70 / 0.20), abs=1e-9)
