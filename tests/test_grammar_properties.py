@@ -27,11 +27,11 @@ from tests.grammar_checks import assert_pair_reads_back
 from transformer_core.data.tokenization import build_ko_en_tokenizer
 from transformer_core.grammar.base import GRAMMAR, LAST_STAGE, REGISTERS
 from transformer_core.grammar.forms import JOBS, grammar_lexicon
-from transformer_core.grammar.generator import Learner10Grammar, ko_en_grammar
+from transformer_core.grammar.generator import DeixisGrammar, ko_en_grammar
 from transformer_core.grammar.lexicon import CORE
 from transformer_core.grammar.recogniser import FUNCTION_PIECES, outside_word_indices
 
-KINDS = tuple(Learner10Grammar.KINDS)
+KINDS = tuple(DeixisGrammar.KINDS)
 PROPERTY = settings(max_examples=6, deadline=None, derandomize=True)
 DRAWS = 15  # pairs per hypothesis example
 # Constructions whose register chooses what is said, in both languages: the vocative names its addressee by the

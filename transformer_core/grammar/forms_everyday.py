@@ -1,0 +1,260 @@
+"""The everyday grammar's forms by rule (connective, auxiliary and honorific endings, English -ing forms) and its
+constants; the grammar stages' names (everyday, learner ... learner10: each one's lexicon additions file) and each
+stage's lexicon (grammar_lexicon). The later layers' forms are in the forms_*.py modules beside it, each named as
+the constructions_*.py module that uses it; forms.py collects every word they write (the vocabulary reads those).
+"""
+
+from __future__ import annotations
+
+from transformer_core.grammar import english, hangul
+from transformer_core.grammar.base import EXTENDED_GRAMMARS, Word, predicate_word, stem_pieces
+from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb, load_additions
+
+GRAMMAR_NAME = "everyday"
+LEARNER_GRAMMAR = "learner"  # the everyday constructions over the full + everyday + learner lexicon
+LEARNER2_GRAMMAR = "learner2"  # the same over the learner lexicon's second round too (its additions file "learner2")
+LEARNER3_GRAMMAR = "learner3"  # learner2 + a beginner syllabus's constructions, over the lexicon's third round too
+LEARNER4_GRAMMAR = "learner4"  # learner3 + the syllabus items it lacked (-겠-, -(으)ㄹ게요 ...) + the months
+LEARNER5_GRAMMAR = "learner5"  # learner4 + the beginner items it lacked (만, 도, -(으)ㄹ까요?, -아/어 주다 ...)
+LEARNER6_GRAMMAR = "learner6"  # learner5 + weather and body collocations, -아/어서 (sequence), numbers, -거나 ...
+LEARNER7_GRAMMAR = "learner7"  # learner6 + the level-1 word list's missing words, senses told apart by collocation
+LEARNER8_GRAMMAR = "learner8"  # learner7 + noun compounds, durations and dates, -대요, a learner's everyday verbs
+LEARNER9_GRAMMAR = "learner9"  # learner8 + spoken particles (dropped 을/를, topic 은/는 on time words), 몇 시에 /
+#                                몇 층에, 밖에 / 하나도 / 아무도 / 아무것도, greetings
+LEARNER10_GRAMMAR = "learner10"  # learner9 + 여기 / 거기 / 저기, 밖 / 근처, N이 되다, 아무 N도, 있으면 / 없으면
+# The additions files each grammar reads on top of the full lexicon, in order (lexicon.py reads them): its own and
+# those of every grammar before it.
+ADDITIONS = {grammar: EXTENDED_GRAMMARS[:i + 1] for i, grammar in enumerate(EXTENDED_GRAMMARS)}
+# Grammars whose 으-endings (-(으)니까, -(으)면서, -(으)시-) take irregular stems too (들으니까, 도우세요, 나으면서):
+# the everyday grammar left those stems out, and its stream stays as it was.
+IRREGULAR_EU_GRAMMARS = frozenset({LEARNER_GRAMMAR, LEARNER2_GRAMMAR, LEARNER3_GRAMMAR, LEARNER4_GRAMMAR,
+                                   LEARNER5_GRAMMAR, LEARNER6_GRAMMAR, LEARNER7_GRAMMAR, LEARNER8_GRAMMAR,
+                                   LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
+# Grammars with the syllabus constructions (syllabus_korean_words / syllabus_english_words; SyllabusGrammar).
+SYLLABUS_GRAMMARS = frozenset({LEARNER3_GRAMMAR, LEARNER4_GRAMMAR, LEARNER5_GRAMMAR, LEARNER6_GRAMMAR,
+                               LEARNER7_GRAMMAR, LEARNER8_GRAMMAR, LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
+# Grammars with the second syllabus round too (learner4_korean_words / learner4_english_words;
+# ModalityAndComparisonGrammar).
+SYLLABUS2_GRAMMARS = frozenset({LEARNER4_GRAMMAR, LEARNER5_GRAMMAR, LEARNER6_GRAMMAR, LEARNER7_GRAMMAR,
+                                LEARNER8_GRAMMAR, LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
+# Grammars with the third syllabus round too (learner5_korean_words / learner5_english_words; ParticlesGrammar).
+SYLLABUS3_GRAMMARS = frozenset({LEARNER5_GRAMMAR, LEARNER6_GRAMMAR, LEARNER7_GRAMMAR, LEARNER8_GRAMMAR,
+                                LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
+# Grammars with the fourth syllabus round too (learner6_korean_words / learner6_english_words;
+# CollocationsAndNumbersGrammar).
+SYLLABUS4_GRAMMARS = frozenset({LEARNER6_GRAMMAR, LEARNER7_GRAMMAR, LEARNER8_GRAMMAR, LEARNER9_GRAMMAR,
+                                LEARNER10_GRAMMAR})
+# Grammars with the fifth syllabus round too (learner7_korean_words / learner7_english_words; Level1WordsGrammar).
+SYLLABUS5_GRAMMARS = frozenset({LEARNER7_GRAMMAR, LEARNER8_GRAMMAR, LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
+# Grammars with the sixth syllabus round too (learner8_korean_words / learner8_english_words; CompoundsAndDatesGrammar).
+SYLLABUS6_GRAMMARS = frozenset({LEARNER8_GRAMMAR, LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
+# Grammars with the seventh syllabus round too (learner9_korean_words / learner9_english_words; SpokenParticlesGrammar).
+SYLLABUS7_GRAMMARS = frozenset({LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
+# Grammars with the eighth syllabus round too (learner10_korean_words / learner10_english_words; DeixisGrammar).
+SYLLABUS8_GRAMMARS = frozenset({LEARNER10_GRAMMAR})
+
+# --- the lexicon: the full one plus the additions -----------------------------------------------------------------
+
+
+def grammar_lexicon(grammar: str = GRAMMAR_NAME) -> Lexicon:
+    """The full lexicon plus the additions of `grammar` ("everyday": meals, time, -마다 words; "learner": those
+    and a learner's core vocabulary; "learner2": those and its second round), read by lexicon.py."""
+    if grammar not in ADDITIONS:
+        raise ValueError(f"unknown grammar {grammar!r}; expected one of {', '.join(ADDITIONS)}")
+    return load_additions("full", *ADDITIONS[grammar])
+
+
+def everyday_lexicon() -> Lexicon:
+    """The full lexicon plus the everyday additions (meals, time, -마다 words)."""
+    return grammar_lexicon(GRAMMAR_NAME)
+
+
+def learner_lexicon() -> Lexicon:
+    """The everyday lexicon plus the learner additions (a learner's verbs, adjectives, nouns, ...)."""
+    return grammar_lexicon(LEARNER_GRAMMAR)
+
+
+def learner2_lexicon() -> Lexicon:
+    """The learner lexicon plus its second round (the additions file "learner2": 1,000 more entries)."""
+    return grammar_lexicon(LEARNER2_GRAMMAR)
+
+
+def learner3_lexicon() -> Lexicon:
+    """The learner2 lexicon plus the third round (the additions file "learner3")."""
+    return grammar_lexicon(LEARNER3_GRAMMAR)
+
+
+# --- Korean forms by rule ---------------------------------------------------------------------------------------
+
+def is_ha(stem: str) -> bool:
+    return len(stem) > 1 and stem.endswith("하")
+
+
+def piece_word(base: str, ending: str, stem: str) -> Word:
+    """(base, ending) as tokenizer pieces; a 하다 stem splits before 하 (공부 + 하고, 공부 + 해서)."""
+    if is_ha(stem) and (base + ending).startswith(stem[:-1]):
+        return stem_pieces(base + ending, stem) if ending or base != stem else (stem[:-1], "하")
+    return (base, ending) if ending else (base,)
+
+
+def eu_ending(stem: str, ending: str, irregular: str = "") -> Word:
+    """An ending with 으 after a consonant (읽 + 으세요, 가 + 세요, 만들 + 면서, 만드 + 세요 for ㄴ/ㅅ/ㅂ endings);
+    irregular stems change first (hangul.eu_stem): 듣 -> 들 + 으세요, 돕 -> 도우 + 세요, 낫 -> 나 + 으면서,
+    노랗 -> 노라 + 니까."""
+    if irregular:
+        base, eu = hangul.eu_stem(stem, irregular)
+        return piece_word(base, ("으" if eu else "") + ending, stem)
+    final = hangul.final_consonant(stem)
+    if final == hangul.FINAL_RIEUL:
+        base = stem if ending.startswith(("면", "러", "려")) else hangul.drop_rieul(stem)
+        return piece_word(base, ending, stem)
+    if final != hangul.FINAL_NONE:
+        return piece_word(stem, "으" + ending, stem)
+    return piece_word(stem, ending, stem)
+
+
+def regular(entry: Verb | Adjective) -> bool:
+    """Stems whose 으-endings follow the plain rule (irregular ㄷ/ㅂ/ㅅ/ㅎ/르 stems are left to the full grammar)."""
+    return not entry.irregular and bool(getattr(entry, "stem", ""))
+
+
+def eu_class(entry: Verb | Adjective, grammar: str = GRAMMAR_NAME) -> str:
+    """The irregular class the 으-endings of `grammar` conjugate this entry by. The core's hand-written irregular
+    verbs carry no flag (돕 -> 도왔, 듣 -> 들었, 굽 -> 구웠, 걷 -> 걸었: their forms are written out); the learner
+    grammar reads their class off the written past stem (the class whose rule gives it), so 듣 -> 들으세요. The
+    everyday grammar keeps the flag as written (its stream stays as it was)."""
+    if entry.irregular or grammar not in IRREGULAR_EU_GRAMMARS or not getattr(entry, "stem", ""):
+        return entry.irregular
+    if hangul.past_stem(entry.stem) == entry.past_stem:
+        return ""
+    return next((name for name in hangul.IRREGULAR_CLASSES[1:]
+                 if hangul.past_stem(entry.stem, name) == entry.past_stem), "")
+
+
+def takes_eu_endings(entry: Verb | Adjective, grammar: str = GRAMMAR_NAME) -> bool:
+    """Does `grammar` write -(으)니까 / -(으)면서 / -(으)시- on this entry? Regular stems always; irregular ones
+    in the learner grammars (by hangul.eu_stem)."""
+    return regular(entry) or (grammar in IRREGULAR_EU_GRAMMARS and bool(getattr(entry, "stem", "")))
+
+
+def infinitive(past: str) -> str:
+    return hangul.infinitive_from_past(past)
+
+
+def go_word(stem: str) -> Word:
+    """-고: 먹고, 공부하고."""
+    return piece_word(stem, "고", stem)
+
+
+def aseo_word(stem: str, past: str) -> Word:
+    """-아서/-어서: 먹어서, 피곤해서, 가서."""
+    return piece_word(infinitive(past), "서", stem)
+
+
+def nikka_word(stem: str, past: str, tense: str, irregular: str = "") -> Word:
+    """-(으)니까: 먹으니까, 가니까, 만드니까, 먹었으니까, 들으니까 (ㄷ), 추우니까 (ㅂ)."""
+    if tense == "past":
+        return piece_word(past, "으니까", stem)
+    return eu_ending(stem, "니까", irregular)
+
+
+def jiman_word(stem: str, past: str, tense: str) -> Word:
+    """-지만: 먹지만, 먹었지만."""
+    return piece_word(past if tense == "past" else stem, "지만", stem)
+
+
+def myeonseo_word(stem: str, irregular: str = "") -> Word:
+    """-(으)면서: 먹으면서, 가면서, 만들면서, 걸으면서 (ㄷ)."""
+    return eu_ending(stem, "면서", irregular)
+
+
+def ji_word(stem: str) -> Word:
+    """-지 before 않다 / 못하다: 먹지."""
+    return piece_word(stem, "지", stem)
+
+
+def auxiliary_words(stem: str, past: str, tense: str, question: bool, register: str, action: bool) -> list[Word]:
+    """An auxiliary predicate (싶다, 있다, 않다, 못하다) in one tense and register."""
+    future = hangul.future_adnominal(stem)
+    return [tuple(word) for word in predicate_word(stem, past, future, tense, question, register, action)]
+
+
+def honorific_words(stem: str, tense: str, question: bool, register: str, irregular: str = "") -> list[Word]:
+    """-(으)시-: 가세요 / 읽으셨어요 / 가신다 / 가셨다 / 가십니다 / 가실 거예요 (banmal speaks of elders politely)."""
+    register = "polite" if register == "banmal" else register
+    if tense == "future":
+        auxiliary = {"plain": ("것이다",), "polite": ("거예요",), "formal": ("것입니다",)}[register]
+        if question:
+            return [eu_ending(stem, {"plain": "실까", "polite": "실까요", "formal": "실까요"}[register], irregular)]
+        return [eu_ending(stem, "실", irregular), auxiliary]
+    if tense == "past":
+        ending = {"plain": "셨니" if question else "셨다", "polite": "셨어요",
+                  "formal": "셨습니까" if question else "셨습니다"}[register]
+    else:
+        ending = {"plain": "시니" if question else "신다", "polite": "세요",
+                  "formal": "십니까" if question else "십니다"}[register]
+    return [eu_ending(stem, ending, irregular)]
+
+
+def rae_word(stem: str, polite: bool) -> Word:
+    """-(으)ㄹ래(요)?: 먹을래, 갈래요, 공부할래."""
+    future = hangul.future_adnominal(stem)
+    return piece_word(future, "래요" if polite else "래", stem)
+
+
+def ja_word(stem: str) -> Word:
+    """-자: 먹자, 가자, 공부하자."""
+    return piece_word(stem, "자", stem)
+
+
+REQUEST_ENDINGS = (("주", "세요"), ("주", "십시오"), ("줘",))  # 주세요 (polite), 주십시오 (formal), 줘 (banmal)
+
+# --- English forms ------------------------------------------------------------------------------------------------
+
+ING_EXCEPTIONS = {"lie": "lying", "die": "dying", "tie": "tying", "see": "seeing", "be": "being",
+                  "forget": "forgetting", "begin": "beginning", "travel": "traveling", "visit": "visiting",
+                  "open": "opening", "listen": "listening", "enter": "entering", "wonder": "wondering",
+                  "quit": "quitting"}
+
+
+def present_participle(base: str) -> str:
+    """eat -> eating, make -> making, run -> running, study -> studying, turn on -> turning on."""
+    first, *rest = base.split()
+    if first in ING_EXCEPTIONS:
+        word = ING_EXCEPTIONS[first]
+    elif first.endswith("ie"):
+        word = first[:-2] + "ying"
+    elif first.endswith("e") and not first.endswith(("ee", "ye", "oe")) and len(first) > 2:
+        word = first[:-1] + "ing"
+    elif (len(first) >= 3 and first[-1] not in "aeiouwxy" and first[-2] in "aeiou" and first[-3] not in "aeiou"
+          and sum(c in "aeiou" for c in first) == 1):
+        word = first + first[-1] + "ing"
+    else:
+        word = first + "ing"
+    return " ".join([word, *rest])
+
+
+def verb_form(base: str, tense: str, person: int, plural: bool) -> str:
+    """present (eats / eat) or past (ate is not regular: only for want -> wanted, have -> had)."""
+    if tense == "past":
+        return {"want": "wanted", "have": "had"}.get(base, base + "ed")
+    first, *rest = base.split()
+    inflected = english.third_person_singular(first) if english.takes_third_person_s(person, plural) else first
+    return " ".join([inflected, *rest])
+
+
+# Places relative to a noun: Korean position noun + 에 -> English preposition.
+POSITIONS = (("위", "on"), ("안", "in"), ("옆", "next to"), ("밑", "under"), ("앞", "in front of"), ("뒤", "behind"))
+SINO_FLOORS = (("일", "first"), ("삼", "third"), ("사", "fourth"), ("오", "fifth"), ("육", "sixth"),
+               ("칠", "seventh"), ("팔", "eighth"), ("구", "ninth"), ("십", "tenth"))  # 이 층 reads as "this floor"
+NATIVE_ONE = ("한", "one")
+AGES = (("스무", "twenty"), ("서른", "thirty"), ("마흔", "forty"), ("쉰", "fifty"))
+PRONOUNS = ("I", "you", "he", "she", "we", "they")
+ELDERS = ("선생님", "할머니", "할아버지", "어머니", "아버지", "부모님", "손님", "교수님", "사장님", "의사")
+TRANSPORT_VERBS = ("가", "오")
+ENGLISH_WORDS = ("want", "wants", "wanted", "to", "please", "Please", "give", "me", "there", "There", "no", "on",
+                 "under", "next", "in", "front", "of", "behind", "have", "has", "had", "so", "but", "while", ",",
+                 "cannot", "could", "can", "Let's", "why", "Why", "old", "years", "year", "o'clock", "It", "it",
+                 "time", "What", "many", "much", "How", "how", "cup", "cups", "by", "floor", "is", "are", "a",
+                 "the", "one", "be", "able", "not", "will", "Do", "Does", "Did", "do", "does", "did", "you", "I",
+                 "Is", "Are", "Was", "Were", "Can", "Could", "Will", "each", "every")

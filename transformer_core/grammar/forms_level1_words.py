@@ -1,0 +1,110 @@
+"""The forms by rule, constants and words of grammar stage learner7 (Level1WordsGrammar in
+constructions_level1_words.py): the fifth syllabus round, the level-1 word list's missing words (native numerals
+standing alone, 많다 / 적다, 모르다, -(으)ㄹ 줄 알다, vocatives, possessives). Its words: learner7_korean_words /
+learner7_english_words (forms.py collects them for the vocabulary).
+"""
+
+from __future__ import annotations
+
+from transformer_core.grammar import english, hangul
+from transformer_core.grammar.base import REGISTERS, Word
+from transformer_core.grammar.forms_collocations_numbers import AGE, fixed_subject_words, native_count
+from transformer_core.grammar.forms_syllabus import future_adnominal_word
+from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb
+
+# Native numbers standing alone, as a count after the counted noun (아이가 둘 있어요 -> I have two children); before
+# a counter they are 한, 두, 세, 네 (NATIVE_COUNTS).
+STANDALONE_NUMBERS = (("하나", "one"), ("둘", "two"), ("셋", "three"), ("넷", "four"), ("다섯", "five"),
+                      ("여섯", "six"), ("일곱", "seven"), ("여덟", "eight"), ("아홉", "nine"), ("열", "ten"))
+# 많다 / 적다 (there are many / few Ns), by hangul.py's rules like every adjective: 많아요, 많았어요, 적습니다.
+MANY = Adjective("많", hangul.attributive_form("많"), hangul.past_stem("많"), "many", frozenset())
+FEW = Adjective("적", hangul.attributive_form("적"), hangul.past_stem("적"), "few", frozenset())
+# 모르다 (not know: 몰라요, 몰랐어요, 모를 거예요; 르-irregular), the same objects as 알다.
+NOT_KNOW_STEM = "모르"
+JUL = ("줄",)  # -(으)ㄹ 줄 알다 / 모르다 (know / not know how to V)
+# What one knows how to do (-(으)ㄹ 줄 알다): a skill, never a single act (not "knows how to sob"): swim, drive, cook,
+# dance, sing, ski ..., and these with an object: make (a cake), play (the piano), ride (a bicycle), speak, use.
+SKILL_VERBS = frozenset({
+    ("수영하", "swim"), ("운전하", "drive"), ("요리하", "cook"), ("춤추", "dance"), ("노래하", "sing"),
+    ("스키타", "ski"), ("만들", "make"), ("타", "ride"), ("치", "play"), ("쓰", "use"), ("읽", "read"),
+    ("고치", "fix"), ("그리", "draw"), ("말하", "speak")})
+# The level-1 words learner7 writes in constructions of its own, not as lexicon entries (level1_audit reads this).
+CONSTRUCTION_LEMMAS = {"verbs": ("모르다",), "adjectives": ("많다", "적다"),
+                       "numerals": tuple(ko for ko, _ in STANDALONE_NUMBERS)}
+# Vocatives at the start of a request (선생님, ... -> Teacher, ...): the elders and parents one calls by their title,
+# in every speech level; a name takes 씨 in polite speech (민수 씨) and 아 / 야 in banmal and plain speech (지은아,
+# 민수야: hangul.py's vocative particle).
+VOCATIVE_TITLES = (("선생님", "Teacher"), ("할머니", "Grandma"), ("할아버지", "Grandpa"), ("엄마", "Mom"),
+                   ("아빠", "Dad"))
+NAME_TITLE = "씨"
+# The first English words of a request that a vocative before them lowers (Teacher, please ...).
+LOWERED_AFTER_VOCATIVE = frozenset({"Please", "Do", "Let's", "Shall", "Will", "Can", "Did", "Does", "Are",
+                                    "Is", "What", "Where", "Why", "How", "When"})
+POSSESSIVES = {"I": "my", "you": "your", "we": "our", "they": "their", "he": "his", "she": "her"}
+LEARNER7_ENGLISH = ("There", "there", "is", "are", "was", "were", "Is", "Are", "many", "few", "a", "lot", "of",
+                    "little", "not", "do", "does", "did", "Do", "Does", "Did", "will", "know", "knew", "how", "to",
+                    "has", "have", "had", "Has", "Have", "one", "two", *POSSESSIVES.values())
+
+
+YOUNGER = Adjective("어리", hangul.attributive_form("어리"), hangul.past_stem("어리"), "younger", frozenset())
+
+
+def vocative_word(name: str) -> Word:
+    """A name called in banmal or plain speech: 민수 -> 민수야, 지은 -> 지은아 (아 after a final consonant)."""
+    return (name, "아" if hangul.final_consonant(name) != hangul.FINAL_NONE else "야")
+
+
+def not_know_verb(know: Verb) -> Verb:
+    """모르다 as a Verb with 알다's objects: its forms come from hangul.py's 르 rule (몰라요, 몰랐어요)."""
+    return Verb(NOT_KNOW_STEM, hangul.past_stem(NOT_KNOW_STEM, "르"), "know", "knew", "transitive",
+                know.subjects, know.objects, irregular="르")
+
+
+def own_english(text: str, subject_english: str) -> str:
+    """A collocation's English with {own} as the subject's possessive: brush {own} teeth -> brush my teeth (I)."""
+    return text.replace("{own}", POSSESSIVES[subject_english]) if "{own}" in text else text
+
+
+def learner7_korean_words(lexicon: Lexicon) -> set[Word]:
+    """Every Korean word (as pieces) the fifth syllabus round writes: the object collocations in every form, 많다 /
+    적다, 모르다, -(으)ㄹ 줄, the standalone numerals."""
+    from itertools import product
+
+    from transformer_core.grammar.base import adjective_pieces, verb_pieces
+
+    words: set[Word] = {JUL, *((ko,) for ko, _ in STANDALONE_NUMBERS), (",",), (NAME_TITLE,), ("항상",)}
+    words.update((ko,) for ko, _ in VOCATIVE_TITLES)
+    words.update(vocative_word(name.ko) for name in lexicon.names)
+    words.update((name.ko, "보다") for name in lexicon.names)
+    for n in range(1, 11):
+        words.add((native_count(n)[0],))
+    words.add((AGE,))
+    know = next(v for v in lexicon.transitive if v.stem == "알")
+    for tense, negated, question, register in product(("past", "present", "future"), (False, True), (False, True),
+                                                      REGISTERS):
+        for entry in lexicon.fixed_object:
+            words.update(fixed_subject_words(entry, tense, negated, question, register)[0])
+        for adjective in (MANY, FEW, YOUNGER):
+            words.update(adjective_pieces(adjective, tense, negated, question, register)[0])
+        words.update(verb_pieces(not_know_verb(know), tense, negated, question, register)[0])
+    for verb in lexicon.verbs:
+        words.add(future_adnominal_word(verb))
+    return words
+
+
+def learner7_english_words(lexicon: Lexicon) -> set[str]:
+    """English words the fifth syllabus round adds: the collocations' (car, boat, teeth, tall ...), many / few,
+    the possessives of brush my teeth."""
+    words = set(LEARNER7_ENGLISH) | {en for _, en in STANDALONE_NUMBERS} | {",", "older", "younger", "than", "year",
+                                                                          "years"}
+    words.update(en for _, en in VOCATIVE_TITLES)
+    words.update(word.lower() for word in LOWERED_AFTER_VOCATIVE)
+    words.add("always")  # 항상 (Level1WordsGrammar.ASPECT_ADVERBS)
+    words.update(name.en for name in lexicon.names)
+    for entry in lexicon.fixed_object:
+        for possessive in POSSESSIVES.values():
+            words.update(entry.en.replace("{own}", possessive).split())
+            words.update(entry.en_past.replace("{own}", possessive).split())
+        verb = entry.en.split()[0]
+        words.update({verb, english.third_person_singular(verb)})
+    return words
