@@ -94,7 +94,7 @@ LAB_KO_EN_NOTES = (
 
 
 EVERYDAY_NOTES = """\
-Everyday grammar (stage "everyday"; `transformer_core/grammar/generator.py`): the
+Everyday grammar (stage "everyday"; `transformer_core/grammar/constructions_everyday.py`): the
 grammar above plus the constructions learners say first, each with its gold alignment: desire -고 싶다
 (먹고 싶어요 -> want to eat); progressive -고 있다 (is reading); requests -아/어 주세요 and 좀 (문 좀 열어
 주세요 -> Please open the door; 물 주세요 -> Please give me water); existence and place 있다/없다 with
