@@ -216,9 +216,10 @@ def patching_section(view, explanation) -> None:
     layers = [f"L{i}" for i in range(recovered.shape[0])]
     p_a, p_b = patched.p_a, patched.p_b
     st.markdown(tr("explain.patching_probs", token=token, p_a=f"{p_a:.3f}", p_b=f"{p_b:.3f}"))
-    if np.isnan(recovered).all():
+    if np.isnan(recovered).all():  # A and B agree on this token: no share to draw (the grid would be empty)
         st.info(tr("explain.patching_same"))
-    elif not fig.measurable(p_a, p_b):
+        return
+    if not fig.measurable(p_a, p_b):
         st.warning(tr("screen.patch_too_small", token=token, gap=f"{abs(p_a - p_b):.3f}",
                       minimum=f"{fig.MEASURABLE_GAP:.2f}"), icon=":material/warning:")
         return
