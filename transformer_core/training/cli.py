@@ -129,9 +129,10 @@ def output_layer_prefixes(config) -> tuple[str, ...]:
     The embedding (tied to the output layer) and every attention stay as they are, so alignment does not move."""
     if isinstance(config, RNNConfig):
         return ("rnn.output", "lm_head.bias")
-    last = f"decoder.layers.{config.n_decoder_layers - 1}"
-    norms = ("decoder.norm",) if config.final_norm else (f"{last}.sublayer3",)
-    return (f"{last}.ffn", *norms, "lm_head.bias")
+    # Parameter paths (state-dict keys), not trace names: spelled whole, as tests/test_trace_vocabulary.py tells apart.
+    last = config.n_decoder_layers - 1
+    norms = ("decoder.norm",) if config.final_norm else (f"decoder.layers.{last}.sublayer3",)
+    return (f"decoder.layers.{last}.ffn", *norms, "lm_head.bias")
 
 
 def sampled_softmax_warning(settings: TrainSettings, out: Path, config) -> str | None:
