@@ -68,7 +68,7 @@ def _figure_bytes(value: object) -> int:
 
 def step_view_bytes(view: StepView) -> int:
     """The bytes a cached StepView holds, about: its figure's data and layout, its table and its text."""
-    size = len(view.body) + len(view.latex) + len(view.chips_html or "") + len(view.reveal)
+    size = len(view.body) + len(view.more) + len(view.latex) + len(view.chips_html or "") + len(view.reveal)
     if view.figure is not None:
         size += sum(_figure_bytes(trace.to_plotly_json()) for trace in view.figure.data)
         size += _figure_bytes(view.figure.layout.to_plotly_json())

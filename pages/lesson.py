@@ -211,6 +211,13 @@ def explanation(view: lesson.StepView, revealed: bool) -> None:
         st.markdown(f"**{view.reveal}**")
 
 
+def more_block(view: lesson.StepView) -> None:
+    """The step's folded text, if it has one (closed, the step fits one 1080 px projector screen)."""
+    if view.more:
+        with st.expander(view.more_title):
+            st.markdown(view.more)
+
+
 def equation(view: lesson.StepView) -> None:
     st.markdown(f"**{tr('lesson.shape')}** `{view.shape}`")
     st.latex(view.latex)
@@ -272,6 +279,7 @@ def step_body(view_now, number: int, present: bool, in_class: live_class.ClassSt
                 if present and number == 1:
                     qr_block(number, 280)
                 if present:  # under the figure, not under both columns: the text column may fill the screen
+                    more_block(view)
                     st.caption(tr("lesson.keys"))
             with text_col, timed("lesson.text_column"):
                 if corner_qr is not None:
@@ -287,6 +295,8 @@ def step_body(view_now, number: int, present: bool, in_class: live_class.ClassSt
                     class_qkey = live_class.question_key(number, view.question.id, sig)
                     revealed = question_block(view.question, sig, number, in_class)
                 explanation(view, revealed)
+                if not present:
+                    more_block(view)
                 if skipped and step.id == "encoder_layer":
                     st.info(tr("lesson.skipped", steps=", ".join(str(s.number) for s in skipped)))
                 if revealed and not present:

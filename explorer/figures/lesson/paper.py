@@ -375,7 +375,8 @@ def _training_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
                    rf"\mathcal{{L}} = -\frac{{1}}{{{n}}}\sum_t \log P(y_{{t+1}}\mid y_{{\le t}}, x) = {ce:.3f},\quad "
                    rf"\epsilon_{{ls}} = {LABEL_SMOOTHING}:\ {smoothed:.3f},\quad P_{{drop}} = {P_DROP}")
     body = step_body(step, lang, n=n, ce=f"{ce:.3f}", smooth=f"{smoothed:.3f}")
-    return StepView(step, step_title(step, lang), body, shape_str(data.trace[LOGITS].shape), latex, figure=fig)
+    return StepView(step, step_title(step, lang), body, shape_str(data.trace[LOGITS].shape), latex, figure=fig,
+                    more_title=t("lesson.training.more_title", lang), more=t("lesson.training.more", lang))
 
 
 BUILDERS = {"why_attention": _why_attention_step, "sinusoids": _sinusoids_step, "scaling": _scaling_step,

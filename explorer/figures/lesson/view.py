@@ -33,6 +33,8 @@ class StepView:
     reveal: str = ""  # Markdown said once the answer is shown
     page_title_key: str = ""
     focus: str = ""  # which layer / head / query position the step follows (Markdown)
+    more_title: str = ""  # a folded part of the text (its title; "" = none): what would not fit one projector screen
+    more: str = ""  # its Markdown
 
 
 PAGE_TITLES = {"pages/tokens.py": "nav.tokens", "pages/embeddings.py": "nav.embeddings",
