@@ -37,7 +37,9 @@ class ProtocolFollower:
         self.url = f"ws://{parts.netloc}/_stcore/stream"
         self.origin = f"{parts.scheme}://{parts.netloc}"
         self.query, self.page = query, page
-        self.title = re.compile(rb"(\d+)" + re.escape(f"단계 / {total_steps} · ".encode()))
+        # the step's heading ("7단계 / 23 · ..."), read in the decoded element: in the raw bytes the varint length
+        # before the text can itself be a digit's byte ('3' = 51), which read step 7 as 37
+        self.title = re.compile(r"^(\d+)" + re.escape(f"단계 / {total_steps} · "))
         self.steps_seen: dict[int, float] = {}  # step -> time.time() its title's message arrived
         self.page_hash = ""
         self.fragments: dict[str, float] = {}  # fragment id -> auto-rerun interval (s)
@@ -106,11 +108,15 @@ class ProtocolFollower:
         async for raw in self._ws:
             arrived = time.time()
             self.messages += 1
-            for match in self.title.finditer(raw):
-                self.steps_seen.setdefault(int(match.group(1)), arrived)
             message = ForwardMsg()
             message.ParseFromString(raw)
             kind = message.WhichOneof("type")
+            if kind == "delta" and message.delta.WhichOneof("type") == "new_element":
+                element = message.delta.new_element
+                body = getattr(getattr(element, element.WhichOneof("type") or "", None), "body", None)
+                match = self.title.match(body) if isinstance(body, str) else None
+                if match:
+                    self.steps_seen.setdefault(int(match.group(1)), arrived)
             if self.trace is not None:
                 self.trace.append((round(arrived, 2), kind, self._detail(message, kind),
                                    list(message.metadata.run.fragment_ids)))
