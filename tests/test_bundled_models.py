@@ -118,3 +118,17 @@ def test_reverse_attention_is_anti_diagonal(reverse_model):
                for i in range(n_layers) for head in range(reverse_model.config.n_heads))
     assert best >= 0.9
     assert np.isfinite(result.trace.numpy("logits")).all()
+
+
+@pytest.mark.parametrize("name", ["ko-en-toy", "reverse"])
+def test_the_bundled_head_importance_was_measured_on_the_bundled_weights(name):
+    """head_importance.json carries the fingerprint of the weights it was measured on; a model whose weights change
+    without it being measured again shows last version's drops, marked stale (issue 48 finished both models'
+    outputs, and both files were left from the weights before)."""
+    from transformer_core.analysis.importance import load_importance
+    from transformer_core.io.files import models_dir
+
+    directory = models_dir() / name
+    importance = load_importance(directory)
+    assert importance is not None, f"{name}: no head_importance.json"
+    assert importance["model"] == name and not importance["stale"], (name, importance["model_sha256"])
