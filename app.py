@@ -16,8 +16,10 @@ from explorer.frame import FRAME
 from explorer.run_timing import timed
 from explorer.services import limit_torch_threads
 from explorer.state import sync_shared_indices, tr
+from explorer.widget_guard import install as guard_widget_values
 from explorer.widgets import render_sidebar
 
+guard_widget_values()  # a forged widget value is dropped, never a traceback on every run (explorer/widget_guard.py)
 limit_torch_threads()  # one torch thread per forward pass (override: TRANSFORMER_EXPLORER_TORCH_THREADS)
 
 st.set_page_config(page_title="Transformer Explorer", page_icon=":material/account_tree:", layout="wide")

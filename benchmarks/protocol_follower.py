@@ -45,6 +45,7 @@ class ProtocolFollower:
         self.fragments: dict[str, float] = {}  # fragment id -> auto-rerun interval (s)
         self.pills: dict[str, tuple[str, list[str], str]] = {}  # widget id -> (its block's key, options, fragment)
         self.messages = self.reruns = self.runs = 0
+        self.finished = 0  # runs (page or fragment) that ended: script_finished messages
         self.errors: list[str] = []
         self._ws = None
         self._running = False  # a script run (page or fragment) is under way: reruns wait for its end
@@ -139,6 +140,7 @@ class ProtocolFollower:
                     self.fragments.pop(fragment, None)
             elif kind == "script_finished":
                 self._running = False
+                self.finished += 1
             elif kind == "delta":
                 self._delta(message)
             elif kind == "session_event" and message.session_event.WhichOneof("type") == "script_compilation_exception":
@@ -165,8 +167,9 @@ class ProtocolFollower:
             element = delta.new_element
             if element.WhichOneof("type") == "button_group":
                 group = element.button_group
-                block = next((key for block_path, key in self._block_keys.items()
-                              if path[:len(block_path)] == block_path), "")
+                # the innermost keyed block around it (a step's question sits inside other keyed blocks)
+                block = max(((len(block_path), key) for block_path, key in self._block_keys.items()
+                             if path[:len(block_path)] == block_path), default=(0, ""))[1]
                 self.pills[group.id] = (block, [o.content for o in group.options], delta.fragment_id)
             elif element.WhichOneof("type") == "exception":
                 self.errors.append(element.exception.message)
