@@ -425,11 +425,18 @@ def follower_bar(code: str) -> None:
             right.button(tr("class.rejoin"), key="class_rejoin", on_click=rejoin, type="primary", width="stretch")
 
 
-def join_box() -> None:
-    """For a student without the QR code: type the code on the projector."""
-    if teacher() or st.session_state.get(FOLLOW):
+def join_failed() -> bool:
+    """A student's phone in no class: its code was unknown (or refused), or its class ended."""
+    return bool(st.session_state.get(STUDENT)) and not teacher() and not st.session_state.get(FOLLOW)
+
+
+def join_box(first: bool = False) -> None:
+    """For a student without the QR code: type the code on the projector. At the foot of the lesson, or (`first`)
+    open under the message of a join that failed: a phone that opened an unknown code was told to check it while
+    the box to type it again was ~1,400 px further down, under the whole step (the class walk, 2026-12-02)."""
+    if teacher() or st.session_state.get(FOLLOW) or first != join_failed():
         return
-    with st.expander(tr("class.join_title"), icon=":material/groups:"):
+    with st.expander(tr("class.join_title"), icon=":material/groups:", expanded=first):
         st.text_input(tr("class.join_label"), key="class_code_input", max_chars=12, on_change=on_join_typed,
                       placeholder="ABC234")
         st.button(tr("class.join_button"), key="class_join", on_click=on_join_typed)

@@ -393,6 +393,7 @@ write_url(number, present)
 keyboard(present)
 class_view.sync_teacher(number)
 class_view.notice()  # under the top row: the teacher's counts (a polling fragment in class_slot) keep their place
+class_view.join_box(first=True)  # a failed join: the box to type the code again, under its message
 if in_class is not None or st.session_state.get(class_view.FOLLOW):
     with follow_slot, timed("lesson.follower_bar"):
         class_view.follower_bar(in_class.code if in_class is not None else "")

@@ -37,7 +37,7 @@ def _tokens_step(step: LessonStep, data: LessonData, lang: str) -> StepView:
     if data.source is not None:
         chips = token_chips_html(data.source, t("lesson.unk", lang),
                                  t("lesson.special", lang))
-    latex = rf"\text{{text}} \;\to\; (t_0, t_1, \dots, t_{{{n - 1}}}),\qquad S = {n}"
+    latex = rf"{eq_word('eq.text', lang)} \;\to\; (t_0, t_1, \dots, t_{{{n - 1}}}),\qquad S = {n}"
     return StepView(
         step, step_title(step, lang), step_body(step, lang, n=n), shape_str((1, n)), latex, chips_html=chips,
                     reveal=t("lesson.tokens.reveal", lang, n=n))

@@ -91,12 +91,15 @@ def projector_figure(fig: go.Figure, max_height: int = PROJECTOR_MAX_HEIGHT) -> 
 
 BASE_CSS = """<style>
 [data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 2px; }
+[data-testid="stMain"] :is(h1, h2, h3, p, li) { word-break: keep-all; overflow-wrap: break-word; }
 .st-key-class_resync, [data-testid="stElementContainer"]:has(.class-watchdog),
 [data-testid="stElementContainer"]:has(.lesson-keys),
 [data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"]
   > [data-testid="stElementContainer"] .class-poll-beat) { display: none !important; }
-</style>"""  # a long equation scrolls inside its box on a phone instead of being cut off; the live class's
-# poll watchdog (explorer/class_view.py) takes no room: the poll fragment's own block (the beat in it) included
+</style>"""  # a long equation scrolls inside its box on a phone instead of being cut off; Korean lines break between
+# words, not inside one (a phone showed "1단계 / 23 · 글자에서 토큰으" / "로" and "수업: 논문을 한 걸" / "음씩"; a
+# word longer than the line still breaks); the live class's poll watchdog (explorer/class_view.py) takes no room:
+# the poll fragment's own block (the beat in it) included
 
 
 # The projector's → / ← keys. One listener in the page's own window, added once and never removed: it acts only
