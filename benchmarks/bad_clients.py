@@ -37,7 +37,7 @@ LANG = "한국어"  # what the QR link carries: the phone's UI is Korean
 def expected(code: str = "") -> dict[str, str]:
     """The Korean texts the bad clients must be told (and the good ones' status lines)."""
     keys = ["class.error.unknown", "class.error.rate_limited", "class.pick_and_wait", "class.error.closed",
-            "class.error.bad_answer"]
+            "class.error.bad_answer", "class.error.moved_on"]
     texts = {key: t(key, "ko") for key in keys}
     if code:
         texts["class.follow_status"] = t("class.follow_status", "ko", code=code)
@@ -177,13 +177,14 @@ async def answer_badly(client: ProbeClient, block: str) -> list[dict]:
 
 
 async def late_answer(client: ProbeClient, block: str) -> dict:
-    """The first option of an earlier step's question (`block`), sent after the class moved on."""
+    """The first option of an earlier step's question (`block`), sent after the class moved on, with a run of the
+    whole page (a refusal's notice shows in a page run, not in the step fragment's)."""
     found = [(wid, options, fragment) for wid, (key, options, fragment) in client.pills.items() if key == block]
-    wid, options, fragment = found[0]
+    wid, options, _fragment = found[0]
     state = WidgetState(id=wid)
     state.string_array_value.data.append(options[0])
     run = client.finished
-    said = await client.run([state], fragment=fragment)
+    said = await client.run([state])
     return {"what": "the first question's option, after the class moved on", "said": said,
             "alerts": client.alerts(run), "exceptions": len(client.exceptions), "block": block}
 

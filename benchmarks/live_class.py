@@ -585,13 +585,16 @@ def report_bad(result: dict) -> bool:
     waiting = sum(texts["class.pick_and_wait"] in a["said"] for a in normal)
     kinds = sorted({a["what"] for a in normal})
     told_other = sorted({x for a in answers for x in a["said"]
-                         if x in (texts["class.error.bad_answer"], texts["class.error.closed"])})
+                         if x in (texts["class.error.bad_answer"], texts["class.error.closed"],
+                                  texts["class.error.moved_on"])})
     print(f"    bad answers sent: {len(answers)} ({len(normal)} at question steps: {kinds}; "
           f"{len(late)} late); runs whose caption still says '{texts['class.pick_and_wait']}': {waiting} of "
           f"{len(normal)} {verdict(waiting == len(normal))}")
     late_alerts = sorted({x for a in late for x in a["alerts"]})
-    print(f"    the late answers (step 1's option sent at step 2): alerts {late_alerts or 'none'} (Streamlit drops a "
-          f"value for a widget the run did not draw); refusal messages seen: {told_other or 'none'}")
+    told_moved_on = all(a["alerts"] == [texts["class.error.moved_on"]] for a in late)
+    print(f"    the late answers (step 1's option sent at step 2, a page run): alerts {late_alerts or 'none'}: "
+          f"class.error.moved_on {verdict(told_moved_on)}; refusal messages in all bad answers' runs: "
+          f"{told_other or 'none'}")
     exceptions = checks["answerer_exceptions"]
     print(f"    bad answerers: exception elements {len(exceptions)} {exceptions[:2]}, websockets the server closed "
           f"{len(checks['answerer_broken'])} {verdict(not exceptions and not checks['answerer_broken'])}")

@@ -83,6 +83,12 @@ class AnswersClosed(ClassError):
     reason = "closed"
 
 
+class QuestionMovedOn(AnswersClosed):
+    """An answer to a question of another step than the class's (a tap that arrived after the teacher's →)."""
+
+    reason = "moved_on"
+
+
 class NotFollowing(ClassError):
     reason = "not_following"
 
@@ -355,7 +361,7 @@ class LiveClasses:
         if qkey in state.revealed:
             raise AnswersClosed(qkey)
         if not qkey.startswith(f"{state.step}:"):
-            raise AnswersClosed(f"{qkey} is not asked now (the class is at step {state.step})")
+            raise QuestionMovedOn(f"{qkey} is not asked now (the class is at step {state.step})")
         if self.store.hget(f"lc:{code}:f", session) is None:
             raise NotFollowing(code)
         self.store.hset(self._answers_key(code, qkey), session, json.dumps(chosen), ttl=self.idle_ttl)
@@ -382,6 +388,6 @@ class LiveClasses:
 __all__ = [
     "CODE_ALPHABET", "CODE_LENGTH", "IDLE_TTL_S", "MAX_CLASSES", "MAX_FOLLOWERS", "AnswersClosed", "BadAnswer",
     "ClassEnded", "ClassError", "ClassFull", "ClassState", "LiveClasses", "NotFollowing", "NotTeacher",
-    "RateLimited", "StoreFull", "UnknownClass", "distribution", "new_code", "new_follower_id", "normalise_code",
-    "question_key",
+    "QuestionMovedOn", "RateLimited", "StoreFull", "UnknownClass", "distribution", "new_code", "new_follower_id",
+    "normalise_code", "question_key",
 ]

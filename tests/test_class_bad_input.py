@@ -1,10 +1,13 @@
-"""A forged widget value never breaks a session (explorer/widget_guard.py, installed by app.py).
+"""Bad input at class size, what `benchmarks/live_class.py --bad-clients` found through the real server: a forged
+widget value broke its session for good (now explorer/widget_guard.py, installed by app.py), and an answer that
+arrived after the class moved on was told the answer had been revealed (now class.error.moved_on).
 
 Found by `benchmarks/live_class.py --bad-clients`: a protocol client following a live class sent its answer pills a
 double (`WidgetState.double_value`) instead of their string array; Streamlit's pills deserializer raised TypeError
 before the page ran, on that run and on every later one, so the session stopped following its class and each run
 left a traceback in the server's output. With the guard the value counts as none sent (the pills' default, no
-answer, no callback), and a real answer afterwards still reaches the callback. AppTest, no server: a second or two.
+answer, no callback), and a real answer afterwards still reaches the callback. AppTest and the in-process store, no
+server: a few seconds.
 """
 
 from __future__ import annotations
@@ -75,3 +78,29 @@ def test_a_value_that_is_no_option_is_no_answer():
     assert not app.exception
     assert app.session_state["pick"] is None
     assert "answers" not in app.session_state
+
+
+def test_an_answer_that_arrives_after_the_class_moved_on_is_told_so_not_that_the_answer_was_revealed():
+    """Found by the same benchmark: step 1's answer sent once the class was at step 2 was refused (right) with
+    class.error.closed, "this question's answer has been revealed", which it had not been. A tap that reaches the
+    server just after the teacher's → does this on a real phone."""
+    from explorer import live_class as lc
+    from explorer.i18n import CATALOGS
+    from transformer_core.store import MemoryStore
+
+    classes = lc.LiveClasses(MemoryStore())
+    code, secret = classes.start(step=1, text="고양이가 공원에서 생선을 먹었다.", model="ko-en-toy", lang="ko")
+    classes.join(code, "phone-0000-0001")
+    first = lc.question_key(1, "tokens", "sig")
+    classes.update(code, secret, step=2)
+    with pytest.raises(lc.AnswersClosed) as refused:  # still an AnswersClosed for callers that catch that
+        classes.answer(code, "phone-0000-0001", first, [0], n_options=5)
+    assert refused.value.reason == "moved_on"
+    assert classes.answer_count(code, first) == 0
+    for lang in ("ko", "en"):
+        assert f"class.error.{refused.value.reason}" in CATALOGS[lang]
+    classes.update(code, secret, step=1)
+    classes.reveal(code, secret, first)
+    with pytest.raises(lc.AnswersClosed) as revealed:
+        classes.answer(code, "phone-0000-0001", first, [0], n_options=5)
+    assert revealed.value.reason == "closed"  # revealed: the message that says so
