@@ -8,7 +8,6 @@ import contextlib
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -17,6 +16,8 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlencode
+
+from tests.servers import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 # Where browser tests write their screenshots: an ignored build folder, so `make test` leaves the tree clean;
@@ -65,12 +66,6 @@ def require_chromium() -> None:
     if os.environ.get("CI") == "true":
         pytest.fail(f"CI=true and {message}", pytrace=False)
     pytest.skip(message, allow_module_level=True)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class Server(str):

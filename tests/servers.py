@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -23,11 +24,29 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# Under pytest-xdist (`make test` runs two workers) each worker takes its ports from its own block below the
+# kernel's ephemeral range (32768-60999 on Linux), so two workers never pick the same free port at once and no
+# outgoing connection (Chromium to a server) takes one between the pick and the server's bind.
+PORT_BLOCK = 2000
+FIRST_BLOCK = 20000
+
+
 def free_port() -> int:
-    """A TCP port nobody listens on now (the OS picks it on 127.0.0.1)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A TCP port nobody listens on now on 127.0.0.1: the OS picks it, or, in an xdist worker (PYTEST_XDIST_WORKER
+    gwN), a random free one of that worker's block."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    candidates = [0]
+    if worker.startswith("gw") and worker[2:].isdigit():
+        start = FIRST_BLOCK + PORT_BLOCK * (int(worker[2:]) % 6)
+        candidates = random.sample(range(start, start + PORT_BLOCK), PORT_BLOCK)
+    for port in candidates:
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return probe.getsockname()[1]
+    raise OSError(f"no free port on 127.0.0.1 in {candidates[0]}..{candidates[0] + PORT_BLOCK}")
 
 
 def require_binary(name: str, package: str) -> str:

@@ -27,8 +27,6 @@ from transformer_core.inference.generation import generate
 from transformer_core.models.rnn import RNNConfig, RNNTranslator
 from transformer_core.tracing.names import LOGITS, SRC_EMBED, layer_name
 
-KO_EN = ["고양이가 공원에서 생선을 먹었다.", "저는 학생이에요.", "민수는 어제 뭐 먹었어?"]
-
 
 @pytest.fixture(autouse=True)
 def _one_thread(one_torch_thread):
@@ -102,9 +100,14 @@ def test_integrated_gradients_sum_to_the_log_prob_change_on_tiny_models(name, so
 BUNDLED_STEPS = {"ko-en-toy": 2048, "ko-en-rnn-attention": 2048}
 
 
+# One sentence per bundled translator, the one its integrand is hardest on (the comments below): 2,048 steps
+# through a bundled model take one to two minutes each, and the three sentences each model ran before (issue 49's
+# suite time) all passed; the tiny models above check the same sum on every architecture.
+HARDEST_SENTENCE = {"ko-en-toy": "저는 학생이에요.", "ko-en-rnn-attention": "고양이가 공원에서 생선을 먹었다."}
+
+
 @pytest.mark.slow  # thousands of IG steps through a bundled model: minutes, not the edit loop
-@pytest.mark.parametrize("model_name", ["ko-en-toy", "ko-en-rnn-attention"])
-@pytest.mark.parametrize("text", KO_EN)
+@pytest.mark.parametrize(("model_name", "text"), list(HARDEST_SENTENCE.items()))
 def test_integrated_gradients_sum_to_the_log_prob_change_on_bundled_translators(model_name, text):
     # 64 midpoint steps reach 1 % on most tokens but not all: up to 3 % off on 저는 학생이에요. (ko-en-toy,
     # ReLU kinks); benchmarks/explain.py prints the spread per step count. The learner4 ko-en-toy misses by 1.1 %

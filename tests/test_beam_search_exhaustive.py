@@ -131,6 +131,7 @@ def build_cases(architecture: str) -> list:
     return out
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 @pytest.mark.parametrize("rule", RULES)
 @pytest.mark.parametrize("architecture", ["transformer", "rnn"])
 def test_beam_search_returns_the_documented_rules_choice_and_the_exhaustive_best_where_the_rule_is_exact(

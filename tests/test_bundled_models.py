@@ -74,6 +74,7 @@ def test_ko_en_toy_translates(ko_en_toy, korean, english):
     assert transformer_core.trace_text(ko_en_toy, korean).output_text == english
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_every_card_example_comes_out_as_the_card_says(ko_en_toy):
     """The sidebar's examples and the card's table promise one translation each ("expected", ✓ on the card)."""
     examples = json.loads((ko_en_toy.directory / "examples.json").read_text(encoding="utf-8"))["examples"]

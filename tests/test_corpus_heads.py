@@ -231,6 +231,7 @@ def test_reverse_model_cross_attention_is_found_aligned(reverse):
     assert all(stats.value(h, "aligned") is None for h in stats.heads if h.kind is not AttentionKind.CROSS)
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_ko_en_toy_statistics_and_groups_match_a_recount_from_raw_offsets_and_gold_alignments(ko_en):
     """Every head's pooled statistics on 60 held-out sentences (padded batches of 16) against the recount from one
     unpadded trace per sentence, and the named groups against the groups that recount gives."""

@@ -39,6 +39,7 @@ def figure(at: AppTest, index: int) -> dict:
     return json.loads(at.get("plotly_chart")[index].proto.spec)
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 @pytest.mark.parametrize("lang, code", [("English", "en"), ("한국어", "ko")])
 def test_the_page_shows_every_heads_behaviour_in_both_languages(lang, code):
     at = open_page(lang)
@@ -184,6 +185,7 @@ def test_head_column_names_the_largest_share():
     assert cfig.parse_corpus_text("\ufeffa\r\n\r\n b \n") == ["a", "b"]
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 @pytest.mark.skipif("paper-base" not in MODELS, reason="paper-base is not available here")
 def test_a_large_model_analyses_at_most_200_sentences_and_says_so():
     at = open_page(model="paper-base", sentences="500")

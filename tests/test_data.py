@@ -204,6 +204,7 @@ def test_every_pair_is_well_formed():
                                                "What", "Who", "Where", "When", "How"})
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_sentences_read_as_expected():
     texts = {(p.source_text, p.target_text) for p in generate_pairs(20000, seed=3)}
     sources = {source: target for source, target in texts}
@@ -217,6 +218,7 @@ def test_sentences_read_as_expected():
             assert words[2] == "eats", (source, target)
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_korean_to_english_is_a_function():
     """No Korean sentence may have two translations (the task must be learnable exactly)."""
     translations = defaultdict(set)
@@ -252,6 +254,7 @@ def test_join_words_attaches_the_final_mark():
     assert join_words(("Did", "you", "eat", "?")) == "Did you eat?"
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_held_out_split_is_stable_and_about_five_percent():
     import json
     import os
@@ -351,6 +354,7 @@ def _find(pairs, predicate):
     return found
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_everyday_sentences_read_as_expected():
     pairs = generate_pairs(30000, seed=21)
     texts = {p.source_text: p.target_text for p in pairs}
@@ -371,6 +375,7 @@ def test_everyday_sentences_read_as_expected():
         assert pair.alignment[be] == (len(pair.source) - 3, len(pair.source) - 2), pair
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_english_articles_and_agreement_in_the_everyday_grammar():
     pairs = generate_pairs(30000, seed=22)
     for pair in pairs:
@@ -434,6 +439,7 @@ def cut_otherwise(grammar: str) -> list[tuple[tuple[str, ...], list[str]]]:
             if tokenizer.convert_ids_to_tokens(ids) != word_tokens(w)]
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 @pytest.mark.parametrize("grammar", ["core", GRAMMAR])
 def test_every_word_splits_into_the_grammars_own_pieces(grammar):
     """Typed text is cut by the tokenizer exactly as the grammar built it (no word segments two ways)."""

@@ -33,6 +33,7 @@ def test_the_documents_give_commands_and_the_pattern_reads_them():
                                                                                               "")]
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 @pytest.mark.parametrize("command", documented_commands(), ids=" ".join)
 def test_each_documented_command_answers_help(command):
     proc = subprocess.run([sys.executable, "-m", *command, "--help"], capture_output=True, text=True, cwd=ROOT,

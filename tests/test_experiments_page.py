@@ -164,6 +164,7 @@ def test_the_heads_page_statistics_table_has_the_importance_column():
     assert len(set(drops.values())) > 1  # the heads differ, so a shuffled column would show
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 @pytest.mark.parametrize("method", ["mean", "uniform"])
 def test_mean_and_uniform_ablation_from_the_url_match_the_core(method):
     from explorer.services import MAX_NEW_TOKENS

@@ -58,6 +58,7 @@ def markdown(at: AppTest) -> str:
     return "\n".join(str(m.value) for m in [*at.markdown, *at.caption, *at.info, *at.error, *at.success])
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 @pytest.mark.parametrize("code", ["ko", "en"])
 def test_explain_page_shows_the_methods_after_the_reveal_in_both_languages(code):
     at = open_explain(model="ko-en-toy", text=TEXT, lang=LANGS[code], steps="16")

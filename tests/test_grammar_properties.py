@@ -20,6 +20,7 @@ import re
 from collections import defaultdict
 from functools import cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -225,6 +226,7 @@ def past_stems_against_the_rule(pair) -> list[str]:
             if pieces[0] in stems and pieces[0] != past_stem(stems[pieces[0]])]
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_every_construction_is_written_in_every_register_with_the_same_english():
     pairs = every_construction_in_every_register()
     assert {kind for kind, _, _ in pairs} == set(KINDS) and len(KINDS) > 90

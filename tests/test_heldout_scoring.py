@@ -19,6 +19,7 @@ from transformer_core.training.recipes import LabRecipe, held_out_examples
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 @pytest.mark.usefixtures("one_torch_thread")
 def test_the_labs_final_figure_equals_the_evaluate_clis_on_the_same_model_and_sentences(tmp_path, capsys):
     out = tmp_path / "copier"
@@ -42,6 +43,7 @@ def test_the_labs_final_figure_equals_the_evaluate_clis_on_the_same_model_and_se
     assert cli["scored_words"] == expected["scored_words"] == sum(len(e.target_ids) for e in lab_examples)
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 @pytest.mark.parametrize("name", ["ko-en-toy", "ko-en-rnn-attention"])
 def test_score_examples_agrees_with_a_recount_one_sentence_at_a_time(name):
     """Exact match and alignment (per layer and per head) of the bundled translators on held-out pairs with

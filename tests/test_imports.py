@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -152,6 +154,7 @@ def test_no_module_of_the_core_imports_streamlit_plotly_or_pandas_in_its_source(
     assert not {k: v for k, v in offenders.items() if v}
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_importing_every_core_module_loads_no_app_library():
     """At run time too: importing every module of transformer_core (and what they import, transformers
     included) leaves streamlit, plotly and pandas unloaded. A fresh interpreter, so nothing else loaded them."""
@@ -189,6 +192,7 @@ def sys_path_edits(source: str) -> list[int]:
     return sorted(lines)
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_no_file_inserts_into_sys_path():
     skip = {".venv", "venv", "node_modules", ".git", "build", "dist"}
     offenders = {}

@@ -273,7 +273,21 @@ CASES: dict[str, tuple[Bug, list[Callable[[], None]]]] = {
 PAIRS = [(name, index) for name, (_, rejecting) in CASES.items() for index in range(len(rejecting))]
 
 
-@pytest.mark.parametrize("name,index", PAIRS, ids=[f"{name}-check{index}" for name, index in PAIRS])
+# The bugs whose checks run over 3 s (beam searches, held-out scoring, a subprocess) wait for `make test`
+# (issue 49: the edit loop keeps the tests of a few seconds).
+SLOW_BUGS = {
+    "alignment_counts_the_appended_eos_as_a_word",
+    "alignment_scored_one_row_late",
+    "beam_length_penalty_counts_one_token_too_many",
+    "beam_stops_at_the_first_finished_hypothesis",
+    "held_out_split_by_pythons_hash",
+    "rnn_beam_reorder_keeps_the_old_states",
+}
+
+
+@pytest.mark.parametrize("name,index", [
+    pytest.param(name, index, id=f"{name}-check{index}", marks=[pytest.mark.slow] if name in SLOW_BUGS else [])
+    for name, index in PAIRS])
 def test_the_check_rejects_the_bug(name: str, index: int, monkeypatch: pytest.MonkeyPatch):
     the_bug, rejecting = CASES[name]
     check = rejecting[index]

@@ -24,6 +24,7 @@ def finished_run(tmp_path_factory):
     return recipe, out, run_lab_recipe(recipe, out=out, eval_n=40)
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_the_lab_run_of_the_classifier_reports_figures_that_a_sentence_by_sentence_recount_confirms(finished_run):
     recipe, out, outcome = finished_run
     assert outcome.result.steps_done == 120 and not outcome.save_error
@@ -68,6 +69,7 @@ def test_the_saved_classifier_opens_as_an_encoder_model_in_the_core(finished_run
     assert '"task": "speech-level"' in config and '"lab_recipe"' in config
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_stop_ends_the_classifier_run_where_it_was_asked():
     torch.set_num_threads(1)
     progress: list[int] = []

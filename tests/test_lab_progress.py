@@ -40,6 +40,7 @@ def test_no_step_starts_after_the_time_budget():
     assert started[result.steps_done] - t0[0] >= budget_s  # it stopped because the budget was used up
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_snapshots_come_every_few_seconds_of_training_and_the_clock_stops_at_the_budget():
     recipe = LabRecipe("copy", "tiny", budget_s=10)  # snapshots every 25 steps by the preset ...
     seen: list[dict] = []

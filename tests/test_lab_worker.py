@@ -66,6 +66,7 @@ def make_manager(tmp_path):
         manager.shutdown(timeout=30)
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_a_job_trains_in_a_lower_priority_child_and_its_progress_snapshots_and_model_come_back(make_manager):
     manager = make_manager(work=work_reporting_process)
     recipe = tiny(steps=8)
@@ -84,6 +85,7 @@ def test_a_job_trains_in_a_lower_priority_child_and_its_progress_snapshots_and_m
     assert_lab_figures_match_a_recount(status["model_dir"], "copy", status["metrics"])
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_stop_reaches_the_child_and_ends_the_job_cancelled(make_manager):
     manager = make_manager()
     job = manager.submit(tiny(steps=1_000_000), "alice")
@@ -95,6 +97,7 @@ def test_stop_reaches_the_child_and_ends_the_job_cancelled(make_manager):
     assert 2 <= status["step"] < 1_000_000
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_an_exception_in_the_child_fails_only_its_job_with_the_message(make_manager):
     manager = make_manager(work=work_failing_at_step_3)
     job = manager.submit(tiny(steps=50), "alice")
@@ -104,6 +107,7 @@ def test_an_exception_in_the_child_fails_only_its_job_with_the_message(make_mana
     assert job.step == 3  # the progress sent before the failure arrived
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_a_killed_training_process_ends_its_job_with_a_message_and_the_next_job_runs(make_manager):
     manager = make_manager()
     runner = manager.runner
@@ -119,6 +123,7 @@ def test_a_killed_training_process_ends_its_job_with_a_message_and_the_next_job_
     assert after.state == DONE and after.step == 5
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_two_queued_jobs_run_one_after_the_other(make_manager):
     manager = make_manager()
     first = manager.submit(tiny(seed=0, steps=5), "alice")

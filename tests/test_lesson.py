@@ -462,6 +462,7 @@ def all_text(view: lesson.StepView) -> str:
     return "\n".join([view.title, view.body, view.latex, view.focus, view.reveal])
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize("model", BUNDLED)
 def test_the_lesson_text_follows_the_model(model: str, lang: str):

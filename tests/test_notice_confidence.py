@@ -153,6 +153,7 @@ def test_a_model_that_doubts_its_output_says_so(bundled):
     assert not translation_report(replace(bundled, notice_min_lead=0.0), LESSON_TEXT)["low_confidence"]
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_the_whole_notice_fires_on_at_most_five_percent_of_fresh_held_out_sentences(bundled):
     """The issue's rate, on 200 held-out sentences of the model's grammar not used for the calibration."""
     pairs = model_task(bundled).held_out_pairs(200, seed=99)
@@ -165,6 +166,7 @@ def is_the_grammars_translation(output_text: str, target_text: str) -> bool:
     return output_text == re.sub(r"\s+([,.?])", r"\1", target_text)
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_calibration_writes_the_second_percentile_of_confidences_on_right_translations(bundled, tmp_path):
     """Over the held-out sentences the model translates right: its wrong ones are what the notice is for, and
     with them the percentile of a model wrong on 2 % of its grammar fell among its mistakes (learner10: 0.0301,

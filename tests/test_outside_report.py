@@ -66,6 +66,7 @@ def test_known_words_in_an_unknown_construction_are_named(bundled, text, named, 
     assert not outside_report(bundled, text).outside_training  # both inside the grammar
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 @pytest.mark.parametrize("grammar", ["core", GRAMMAR])
 def test_the_notice_stays_quiet_on_held_out_sentences_of_the_grammar(bundled, grammar):
     loaded = as_trained_on(bundled, grammar, core_tokenizer=grammar == "core")
@@ -114,6 +115,7 @@ def test_empty_and_other_tasks_do_not_crash():
     assert translation_report(reverse, "   ")["output_text"] == ""
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_no_sidebar_example_of_the_bundled_model_gets_the_notice(bundled):
     """The examples show what the model learned: each lies inside its grammar (and is translated exactly:
     the model card's table), its translation keeping every noun."""

@@ -9,6 +9,7 @@ from transformer_core.training import loop, pair_workers, recipes
 from transformer_core.training.pair_workers import ParallelPairs
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_each_worker_sends_its_own_seeded_stream_in_order():
     vocab = task_named("reverse").tokenizer().get_vocab()
     chunk = 8
@@ -34,6 +35,7 @@ def test_each_worker_sends_its_own_seeded_stream_in_order():
     assert all(taken), f"chunks per worker: {taken}"
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_the_length_limit_reaches_the_workers():
     vocab = task_named("reverse").tokenizer().get_vocab()
     limit = LengthLimit(5)
@@ -49,6 +51,7 @@ def test_the_length_limit_reaches_the_workers():
     assert max(lengths) > 32
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_close_stops_the_workers():
     vocab = task_named("reverse").tokenizer().get_vocab()
     parallel = ParallelPairs("reverse", vocab, seed=0, limit=None, workers=2, chunk=4)
@@ -57,6 +60,7 @@ def test_close_stops_the_workers():
     assert not any(process.is_alive() for process in parallel.processes)
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_a_run_with_pair_workers_lowers_the_loss_and_leaves_no_worker():
     settings = recipes.TrainSettings(task="ko-en", steps=40, batch_size=16, peak_lr=3e-3, warmup=10, seed=0,
                                      threads=1, buckets=2, data_workers=2)

@@ -69,6 +69,7 @@ def test_the_table_holds_what_the_lexicon_writes_for_each_noun():
     assert {"lunch"} <= table["점심"] and {"fish"} <= table["생선"]
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_the_stored_table_is_what_the_grammar_builds():
     """The first 3,000 training-side sentences of the stored table's own stream (its seed) give no rendering the
     table lacks: the JSON is not stale after a change of the lexicon or the grammar."""
@@ -81,6 +82,7 @@ def test_the_stored_table_is_what_the_grammar_builds():
     assert extra == {}
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_gold_translations_of_held_out_sentences_keep_their_nouns(grammar=GRAMMAR):
     """The check's own false alarms: a correct translation (the grammar's gold) names a lost noun in at most 1 %
     of 500 held-out sentences, which the table was never built from."""

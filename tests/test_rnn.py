@@ -282,6 +282,7 @@ def test_bundled_rnn_loads_traces_and_greedy_decodes_the_issue_sentence():
     assert result.predicted_tokens[-1] == "</s>"
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 @needs_bundled
 def test_bundled_rnn_evaluation_is_within_the_model_cards_figures():
     from transformer_core.analysis.evaluate import evaluate_model

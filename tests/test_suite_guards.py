@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -20,12 +22,14 @@ def collect_minilm_parity(tmp_path: Path, ci: bool) -> subprocess.CompletedProce
                           timeout=300)
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_the_minilm_parity_test_fails_without_its_package_under_ci(tmp_path):
     run = collect_minilm_parity(tmp_path, ci=True)
     assert run.returncode != 0, run.stdout + run.stderr
     assert "CI=true" in run.stdout + run.stderr
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_the_minilm_parity_test_skips_loudly_without_its_package_outside_ci(tmp_path):
     run = collect_minilm_parity(tmp_path, ci=False)
     assert run.returncode in (0, 5), run.stdout + run.stderr  # 5: nothing collected (the module skipped)
@@ -41,6 +45,7 @@ def collect_with_hidden(tmp_path: Path, hidden: str, test_file: str, ci: bool) -
                            test_file], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_an_apptest_module_fails_without_streamlit_under_ci_and_skips_outside(tmp_path):
     """Issue 49: `pytest.importorskip` skipped test_app.py silently under CI=true; `needed` fails there."""
     under_ci = collect_with_hidden(tmp_path, "streamlit", "tests/test_app.py", ci=True)

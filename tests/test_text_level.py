@@ -126,6 +126,7 @@ def test_paper_base_weights_do_not_depend_on_other_users_of_torchs_global_genera
         assert torch.equal(busy[name], tensor), name
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_cli_prints_tokens_ids_and_every_traced_shape(tiny_model_dir):
     proc = subprocess.run([sys.executable, "-m", "transformer_core", "trace", "--model", str(tiny_model_dir),
                            "고양이가 생선을 먹는다"], capture_output=True, text=True, cwd=REPO_ROOT, timeout=120)
@@ -137,6 +138,7 @@ def test_cli_prints_tokens_ids_and_every_traced_shape(tiny_model_dir):
     assert "logits" in out
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_cli_reports_empty_input_without_a_traceback(tiny_model_dir):
     proc = subprocess.run([sys.executable, "-m", "transformer_core", "trace", "--model", str(tiny_model_dir), " "],
                           capture_output=True, text=True, cwd=REPO_ROOT, timeout=120)

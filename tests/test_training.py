@@ -35,6 +35,7 @@ def mean(values: list[float]) -> float:
     return sum(values) / len(values)
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_tiny_ko_en_run_lowers_the_loss():
     result = loop.train(tiny_settings("ko-en"), tiny_config("ko-en"), progress=False)
     losses = [row["loss"] for row in result.history]
@@ -82,6 +83,7 @@ def test_sampled_softmax_keeps_every_label_and_renumbers_it():
     assert len(candidates) <= 21
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_cli_writes_a_loadable_model_dir(tmp_path):
     out = tmp_path / "ko-en-tiny"
     assert cli.main(["--task", "ko-en", "--out", str(out), "--tiny", "--steps", "30", "--eval-n", "20",
@@ -109,6 +111,7 @@ def test_cli_writes_a_loadable_model_dir(tmp_path):
     assert metrics["alignment_accuracy"] == pytest.approx(max(expected["per_layer"]), abs=1e-12)
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_batched_generation_used_by_evaluate_matches_the_core(tmp_path):
     result = loop.train(tiny_settings("ko-en", steps=30), tiny_config("ko-en"), progress=False)
     model = result.model

@@ -60,6 +60,7 @@ def test_the_table_names_what_each_model_misses(goals):
     assert "3/4 75.0 %" in table
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_the_held_out_rate_counts_the_notice_of_the_seed_99_sentences(goals):
     # a threshold most sentences fall below, so the count is not 0 = 0 (the bundled notice fires on ~2 %)
     bundled = replace(transformer_core.load("ko-en-toy"), notice_min_lead=30.0)
@@ -71,6 +72,7 @@ def test_the_held_out_rate_counts_the_notice_of_the_seed_99_sentences(goals):
     assert counts["low_confidence"] == sum(bool(r["low_confidence"]) for r in reports)
 
 
+@pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
 def test_main_measures_a_model_on_the_benchmark_files(goals, tmp_path, monkeypatch, capsys):
     data = tmp_path / "three.tsv"
     data.write_text(THREE, encoding="utf-8")
