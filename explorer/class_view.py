@@ -175,11 +175,13 @@ def teacher_panel(qkey: str | None, present: bool) -> None:
     if not owned:
         return
     with st.container(border=True, key="class_teacher_panel"):
-        size = "2rem" if present else "1.3rem"
+        # the code's own size: the projector's page CSS sets every paragraph to its body size (!important), which
+        # left the code at 26 px, the size of the text around it (the class walk, 2026-12-02)
+        size = "2.5rem" if present else "1.3rem"
         label, suffix = tr("class.code", code="\x00").split("\x00")
-        st.markdown(f"<p class='class-code' style='font-size:{size};margin:0'>{label}"
-                    f"<b style='font-family:monospace;letter-spacing:0.12em'>{code_html(owned[0])}</b>{suffix}</p>",
-                    unsafe_allow_html=True)
+        st.markdown(f"<p class='class-code' style='font-size:1.3rem;margin:0'>{label}"
+                    f"<b style='font-size:{size};line-height:1;font-family:monospace;letter-spacing:0.12em'>"
+                    f"{code_html(owned[0])}</b>{suffix}</p>", unsafe_allow_html=True)
         left, right = st.columns([3, 2], vertical_alignment="center")
         with left:
             teacher_counts(qkey)

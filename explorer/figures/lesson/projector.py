@@ -140,7 +140,8 @@ def page_css(present: bool) -> str:
 
 def projector_css() -> str:
     """The projector's <style>: no sidebar, header or top navigation; large body text (>= 24 px);
-    smaller again on a narrow (phone) screen."""
+    smaller again on a narrow (phone) screen. The live class's panel keeps its lines close: its 40 px class code
+    (explorer/class_view.py) then takes no more height than the 26 px one did."""
     px = PROJECTOR_BODY_PX
     return f"""<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"],
@@ -153,6 +154,7 @@ def projector_css() -> str:
 [data-testid="stMain"] h3 {{ font-size: {int(px * 1.4)}px !important; }}
 [data-testid="stMain"] .katex {{ font-size: {int(px * 1.05)}px !important; }}
 [data-testid="stMain"] code {{ font-size: {px - 2}px !important; }}
+.st-key-class_teacher_panel {{ gap: 0.4rem !important; }}
 @media (max-width: 700px) {{
   [data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stMain"] label,
   [data-testid="stMain"] button {{ font-size: 18px !important; }}
