@@ -179,10 +179,16 @@ def teacher_panel(qkey: str | None, present: bool) -> None:
         # left the code at 26 px, the size of the text around it (the class walk, 2026-12-02)
         size = "2.5rem" if present else "1.3rem"
         label, suffix = tr("class.code", code="\x00").split("\x00")
-        st.markdown(f"<p class='class-code' style='font-size:1.3rem;margin:0'>{label}"
-                    f"<b style='font-size:{size};line-height:1;font-family:monospace;letter-spacing:0.12em'>"
-                    f"{code_html(owned[0])}</b>{suffix}</p>", unsafe_allow_html=True)
-        left, right = st.columns([3, 2], vertical_alignment="center")
+        nowrap = "white-space:nowrap;" if present else ""
+        code_line = (f"<p class='class-code' style='font-size:1.3rem;margin:0;{nowrap}'>{label}"
+                     f"<b style='font-size:{size};line-height:1;font-family:monospace;letter-spacing:0.12em'>"
+                     f"{code_html(owned[0])}</b>{suffix}</p>")
+        if present:  # one row (the projector's 1080 px: two rows pushed steps 10, 12, 18 and 22 below the screen)
+            code_col, left, right = st.columns([3.2, 4.3, 2.5], vertical_alignment="center")
+            code_col.markdown(code_line, unsafe_allow_html=True)
+        else:
+            st.markdown(code_line, unsafe_allow_html=True)
+            left, right = st.columns([3, 2], vertical_alignment="center")
         with left:
             teacher_counts(qkey)
         right.button(tr("class.end"), key="class_end", icon=":material/stop_circle:", on_click=end_class,

@@ -375,14 +375,19 @@ with timed("lesson.top"):
 # change (docs/serving.md, "Where the server's answer went"), so it sends none of the row's empty blocks.
 class_slot = None
 if in_class is None:
-    top_left, top_right = st.columns([3, 2], vertical_alignment="bottom")
+    # A teacher's projector with a class: the panel is one row (code, counts, End class) in the wider right column
+    # and the toggle goes above the step buttons. The panel's two rows under the toggle made steps 10, 12, 18 and
+    # 22 1104-1135 px tall (the class walk, 2026-12-02): over the projector's 1080 px.
+    teaching = present and class_view.teacher() is not None
+    top_left, top_right = st.columns([2, 3] if teaching else [3, 2], vertical_alignment="bottom")
     if not present:
         with top_left:
             st.title(tr("lesson.page_title"))
             st.caption(tr("lesson.intro"))
-    with top_right:
+    with top_left if teaching else top_right:
         st.toggle(tr("lesson.present"), value=present, key="lesson_present_toggle", on_change=on_present,
                   help=tr("lesson.present_help"))
+    with top_right:
         class_slot = st.container()
 
 view_now = None
