@@ -6,8 +6,10 @@ PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
-# Test worker processes (pytest-xdist): the tests run torch on one thread, so one process used one core of two.
-# Whole modules go to a worker (--dist loadfile): a module's Streamlit server and browser stay one.
+# Test worker processes (pytest-xdist) for `make test-fast`: the tests run torch on one thread, so one process used
+# one core of two. Whole modules go to a worker (--dist loadfile). `make test` stays one process: in two workers a
+# lab test's spawned child (tests/test_pair_workers.py) died at start-up after other modules had run in that worker
+# and its parent waited for it for good (2026-12-02, not yet understood; docs/testing.md).
 TEST_WORKERS ?= 2
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
@@ -22,7 +24,7 @@ test: $(VENV)/.installed-dev
 	elif [ "$$CI" = "true" ]; then echo "ERROR: CI=true but /usr/bin/chromium is missing (apt-get install -y chromium fonts-noto-cjk)"; exit 1; \
 	else echo "!!! /usr/bin/chromium not found: the browser tests will be SKIPPED (apt-get install -y chromium fonts-noto-cjk) !!!"; fi
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25
+	$(BIN)/python -m pytest --durations=25
 	@git status --porcelain 2>/dev/null | grep -v '^??' | grep . && { echo "ERROR: the suite changed tracked files (above)"; exit 1; } || true
 
 test-fast: $(VENV)/.installed-dev
@@ -33,7 +35,7 @@ test-fast: $(VENV)/.installed-dev
 # docs/screenshots already has are copied there, compressed (a page that changed on purpose; commit them).
 screenshots: $(VENV)/.installed-dev
 	rm -rf build/screenshots-docs
-	TRANSFORMER_EXPLORER_SCREENSHOTS=$(CURDIR)/build/screenshots-docs $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m browser -q
+	TRANSFORMER_EXPLORER_SCREENSHOTS=$(CURDIR)/build/screenshots-docs $(BIN)/python -m pytest -m browser -q
 	$(BIN)/python -m tests.publish_screenshots build/screenshots-docs docs/screenshots
 
 lint: $(VENV)/.installed-dev

@@ -4,6 +4,7 @@ overview's unknown-word notice is drawn next to the output; screenshot docs/scre
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 
@@ -41,7 +42,12 @@ def settled(page) -> None:
 
 
 def shown_code(page) -> list[str]:
-    return page.locator("[data-testid=stCode]").all_inner_texts()[:2]
+    """The first two code blocks (the sentence and its translation), once the page has drawn both: on a loaded
+    machine "notRunning" can show before the run that draws them (a clean-clone run read [], 2026-12-02)."""
+    blocks = page.locator("[data-testid=stCode]")
+    with contextlib.suppress(sync_api.TimeoutError):  # fewer than two: the assertion says what was shown
+        blocks.nth(1).wait_for(timeout=60_000)
+    return blocks.all_inner_texts()[:2]
 
 
 @pytest.mark.parametrize("with_text_in_url", [False, True])
