@@ -312,3 +312,22 @@ def click_nav_link(page, url_path: str, timeout: int = 30_000) -> None:
         page.keyboard.press("Escape")
     raise AssertionError(f"no navigation link to /{url_path} in the top bar")
 
+
+# Every plotly chart drawn and nothing stale or still a skeleton: a step's layout is final once this holds.
+CHARTS_RENDERED = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]
+    .every(chart => chart.querySelector('.main-svg'))
+    && !document.querySelector('[data-stale=true], [data-testid=stSkeleton]')"""
+
+
+def settled_main_height(tab, tries: int = 30) -> int:
+    """The main area's scrollHeight once every chart is drawn, nothing is stale and three reads 0.4 s apart
+    agree (plotly and KaTeX lay out after the script is idle; a rerun may hold the old step's elements)."""
+    tab.wait_for_function(CHARTS_RENDERED, timeout=60_000)
+    read = "() => document.querySelector('[data-testid=stMain]').scrollHeight"
+    reads = [tab.evaluate(read)]
+    for _ in range(tries):
+        tab.wait_for_timeout(400)
+        reads.append(tab.evaluate(read))
+        if len(reads) >= 3 and len(set(reads[-3:])) == 1:
+            break
+    return reads[-1]

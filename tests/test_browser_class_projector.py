@@ -12,7 +12,7 @@ import pytest
 import transformer_core as core
 from explorer.figures import lesson
 from explorer.i18n import t
-from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server
+from tests.browser_helpers import EXCEPTION, page_url, require_chromium, settled_main_height, streamlit_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -26,9 +26,6 @@ MODEL = "ko-en-toy"
 TEXT = "고양이가 공원에서 생선을 먹었다."
 STEPS = lesson.lesson_steps()
 MEASURED = (10, 12, 18, 22)  # the tallest with the class panel (the class walk, 2026-12-02)
-RENDERED = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]
-    .every(chart => chart.querySelector('.main-svg'))
-    && !document.querySelector('[data-stale=true], [data-testid=stSkeleton]')"""
 
 if MODEL not in {info.name for info in core.list_models() if info.available}:
     pytest.skip(f"{MODEL} is not available", allow_module_level=True)
@@ -52,19 +49,6 @@ def shows_step(tab, number: int) -> None:
                           arg=heading, timeout=90_000)
 
 
-def settled_height(tab, tries: int = 30) -> int:
-    """The main area's scrollHeight (at least the 1080 px viewport) once the charts are drawn and three reads
-    0.4 s apart agree (as test_browser_screens.settled_height)."""
-    tab.wait_for_function(RENDERED, timeout=60_000)
-    read = "() => document.querySelector('[data-testid=stMain]').scrollHeight"
-    reads = [tab.evaluate(read)]
-    for _ in range(tries):
-        tab.wait_for_timeout(400)
-        reads.append(tab.evaluate(read))
-        if len(reads) >= 3 and len(set(reads[-3:])) == 1:
-            break
-    return reads[-1]
-
 
 def test_the_class_panel_leaves_the_tallest_steps_within_the_1080px_projector(server, browser, tmp_path):
     context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="ko-KR", device_scale_factor=1)
@@ -80,14 +64,14 @@ def test_the_class_panel_leaves_the_tallest_steps_within_the_1080px_projector(se
         tab.locator("[class*=st-key-lesson_reveal_] button").first.click()
         tab.locator(".st-key-class_distribution").first.wait_for(timeout=90_000)
         idle(tab)
-        heights["1 (revealed, the class's answers)"] = settled_height(tab)
+        heights["1 (revealed, the class's answers)"] = settled_main_height(tab)
         for number in range(2, max(MEASURED) + 1):
             tab.locator(".st-key-lesson_next button").last.click()
             shows_step(tab, number)
             idle(tab)
             if number in MEASURED:
                 sync_api.expect(tab.locator(".st-key-class_teacher_panel").first).to_be_visible()
-                heights[str(number)] = settled_height(tab)
+                heights[str(number)] = settled_main_height(tab)
                 if heights[str(number)] > 1080:
                     tab.screenshot(path=str(tmp_path / f"class_step{number}.png"), full_page=True)
         too_tall = {step: h for step, h in heights.items() if h > 1080}

@@ -12,7 +12,7 @@ import pytest
 import transformer_core as core
 from explorer.figures import lesson
 from explorer.i18n import LANG_CHOICES, t
-from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server
+from tests.browser_helpers import EXCEPTION, page_url, require_chromium, settled_main_height, streamlit_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -136,9 +136,6 @@ def test_decoder_keeps_its_panels_side_by_side_on_a_laptop(server, browser):
         context.close()
 
 
-RENDERED = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]
-    .every(chart => chart.querySelector('.main-svg'))
-    && !document.querySelector('[data-stale=true], [data-testid=stSkeleton]')"""
 # The element that reaches lowest on the page: what a too-tall step's failure names (one CI run saw step 3 at
 # 1127 px, never seen here: 945 px in every run, also with the browser's CPU slowed 6 times).
 LOWEST = """() => { let lowest = null, bottom = 0;
@@ -149,19 +146,6 @@ LOWEST = """() => { let lowest = null, bottom = 0;
     if (!lowest) return '';
     return `${Math.round(bottom)} px: ${lowest.getAttribute('class')} ${lowest.innerText.slice(0, 120)}`; }"""
 
-
-def settled_height(tab, tries: int = 30) -> int:
-    """The main area's scrollHeight once every chart is drawn, nothing is stale and three reads 0.4 s apart
-    agree (plotly and KaTeX lay out after the script is idle; a rerun may hold the old step's elements)."""
-    tab.wait_for_function(RENDERED, timeout=60_000)
-    read = "() => document.querySelector('[data-testid=stMain]').scrollHeight"
-    reads = [tab.evaluate(read)]
-    for _ in range(tries):
-        tab.wait_for_timeout(400)
-        reads.append(tab.evaluate(read))
-        if len(reads) >= 3 and len(set(reads[-3:])) == 1:
-            break
-    return reads[-1]
 
 
 @pytest.mark.parametrize("language", ["한국어", "English"])
@@ -181,7 +165,7 @@ def test_no_lesson_step_is_taller_than_the_1080px_projector(server, browser, lan
                 reveal.first.click()
                 tab.wait_for_selector("[class*=st-key-lesson_reveal_]", state="detached", timeout=60_000)
                 wait_idle(tab)
-            heights[step.number] = settled_height(tab)
+            heights[step.number] = settled_main_height(tab)
             if heights[step.number] > 1080:  # name what reaches below the screen, and keep the picture
                 shot = tmp_path / f"too_tall_step{step.number}.png"
                 tab.screenshot(path=str(shot), full_page=True)
