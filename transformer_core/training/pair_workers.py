@@ -15,6 +15,7 @@ import queue as queue_module
 from collections.abc import Iterator
 
 from transformer_core.tasks import LengthLimit
+from transformer_core.training.spawning import start_process
 
 CHUNK = 256  # pairs per message: large enough that pickling is cheap next to writing the sentences
 WAIT_S = 300.0  # a worker still building its grammar, or a slow machine; longer than that is a stuck worker
@@ -55,7 +56,7 @@ class ParallelPairs(Iterator):
                                   self._queue, chunk))
             for k in range(workers)]
         for process in self.processes:
-            process.start()
+            start_process(process)
 
     def __next__(self) -> tuple[list[int], list[int]]:
         if not self._chunk:

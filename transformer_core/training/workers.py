@@ -35,6 +35,7 @@ from transformer_core.training.lab_run import LabOutcome, run_lab_recipe
 from transformer_core.training.loop import NonFiniteLoss, TrainResult
 from transformer_core.training.recipes import lab_plan
 from transformer_core.training.snapshots import Snapshot, SnapshotStore
+from transformer_core.training.spawning import start_process
 
 NICE = 10  # the child's CPU priority offset: pages first, training with what is left
 POLL_S = 0.2  # how often the parent looks at the cancel flag when no message arrives
@@ -134,7 +135,7 @@ class LocalProcessRunner:
         target = min(19, os.getpriority(os.PRIO_PROCESS, 0) + self.nice)  # niceness is absolute per process
         process = self.context.Process(target=_child, name=f"lab-{recipe.name}", daemon=True,
                                        args=(self.work, recipe, folder, eval_n, every, channel, cancel, target))
-        process.start()
+        start_process(process)
         self.pids.add(process.pid)
         lower_priority(process.pid, target)
         final: tuple[str, dict] | None = None
