@@ -6,11 +6,12 @@ PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
-# Test worker processes (pytest-xdist) for `make test-fast`: the tests run torch on one thread, so one process used
-# one core of two. Whole modules go to a worker (--dist loadfile). `make test` stays one process: in two workers a
-# lab test's spawned child (tests/test_pair_workers.py) died at start-up after other modules had run in that worker
-# and its parent waited for it for good (2026-12-02, not yet understood; docs/testing.md).
-TEST_WORKERS ?= 2
+# Test worker processes (pytest-xdist), whole modules to a worker (--dist loadfile), the longest modules first
+# (tests/module_seconds.json; --no-loadscope-reorder keeps that order). The tests run torch on one thread and wait
+# on browsers and servers, so one process left the machine half idle: the whole suite took 42 min in one process and
+# 24:44 / 29:29 in three (2026-12-02, this 2-core machine; docs/testing.md). The edit loop has no browser to wait on.
+TEST_WORKERS ?= 3
+FAST_WORKERS ?= 2
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
@@ -24,12 +25,12 @@ test: $(VENV)/.installed-dev
 	elif [ "$$CI" = "true" ]; then echo "ERROR: CI=true but /usr/bin/chromium is missing (apt-get install -y chromium fonts-noto-cjk)"; exit 1; \
 	else echo "!!! /usr/bin/chromium not found: the browser tests will be SKIPPED (apt-get install -y chromium fonts-noto-cjk) !!!"; fi
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest --durations=25
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=25
 	@git status --porcelain 2>/dev/null | grep -v '^??' | grep . && { echo "ERROR: the suite changed tracked files (above)"; exit 1; } || true
 
 test-fast: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not browser and not slow" -q
+	$(BIN)/python -m pytest -n $(FAST_WORKERS) --dist loadfile --no-loadscope-reorder -m "not browser and not slow" -q
 
 # The README's pictures: the browser tests write every screenshot under build/screenshots-docs, then the ones
 # docs/screenshots already has are copied there, compressed (a page that changed on purpose; commit them).

@@ -22,6 +22,7 @@ import pytest
 import torch
 
 import transformer_core
+from tests import module_seconds
 from transformer_core import Transformer, TransformerConfig
 from transformer_core.io.loading import save_model_dir
 
@@ -91,6 +92,17 @@ def browser():
         instance.close()
 
 
+@pytest.fixture(scope="session")
+def app_server():
+    """One `streamlit run app.py` (the in-process store) shared by the browser modules that need no settings of their
+    own, one per test process: a server's start and its first model loads cost seconds to each module. Tests open
+    their own browser contexts, so a session sees nothing of another's."""
+    from tests.browser_helpers import streamlit_server
+
+    with streamlit_server(env={"TRANSFORMER_EXPLORER_REDIS_URL": ""}, timeout=90) as base:
+        yield base
+
+
 @pytest.fixture(scope="module")
 def one_torch_thread():
     """One torch intra-op thread for a module's AppTests and reference traces, as app.py sets for its process
@@ -131,7 +143,7 @@ def shared_store(request):
 # own marks say: the edit loop runs none of them. Read off the module's imports and the test's fixtures, so a new
 # server test lands in the right tier without anyone remembering a mark.
 SERVER_HINTS = ("tests.servers", "browser_helpers", "streamlit_server(", "running_redis(")
-SERVER_FIXTURES = {"redis_server_url", "browser"}
+SERVER_FIXTURES = {"redis_server_url", "browser", "app_server"}
 _module_starts_servers: dict[str, bool] = {}
 
 
@@ -150,3 +162,9 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if starts_servers(item) and item.get_closest_marker("slow") is None:
             item.add_marker(pytest.mark.slow)
+    # The longest modules first (tests/module_seconds.py): xdist's workers take whole modules in this order. A stable
+    # sort on the module's weight keeps each module's tests together and in their own order.
+    table = module_seconds.load_table()
+    rank = {name: position for position, name in
+            enumerate(module_seconds.longest_first(list(dict.fromkeys(item.path.name for item in items)), table))}
+    items.sort(key=lambda item: rank[item.path.name])

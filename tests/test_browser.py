@@ -19,7 +19,6 @@ from tests.browser_helpers import (
     expected_heatmaps,
     page_url,
     require_chromium,
-    streamlit_server,
     wait_drawn,
 )
 
@@ -58,11 +57,10 @@ def expected(page: str, model: str) -> int:
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(app_server):
     if not MODELS:
         pytest.skip("no bundled model is available")
-    with streamlit_server() as base:
-        yield base
+    return app_server  # one server per test process (conftest.app_server)
 
 
 

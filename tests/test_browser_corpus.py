@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 import transformer_core as core
-from tests.browser_helpers import EXCEPTION, launch, page_url, require_chromium, streamlit_server
+from tests.browser_helpers import EXCEPTION, launch, page_url, require_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -47,8 +47,9 @@ def wait_charts(tab, at_least: int, timeout: float = 180.0) -> None:
 
 
 @pytest.mark.skipif("ko-en-toy" not in MODELS, reason="models/ko-en-toy is not bundled")
-def test_the_corpus_page_draws_its_maps_keeps_the_head_in_the_url_and_fits_a_phone():
-    with streamlit_server() as base, sync_api.sync_playwright() as playwright:
+def test_the_corpus_page_draws_its_maps_keeps_the_head_in_the_url_and_fits_a_phone(app_server):
+    base = app_server  # one server per test process (conftest.app_server)
+    with sync_api.sync_playwright() as playwright:
         browser = launch(playwright)
         try:
             for width, name, lang in ((1400, "corpus.png", "English"), (390, "corpus-390.png", "한국어")):

@@ -11,7 +11,7 @@ import time
 import pytest
 
 import transformer_core as core
-from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server
+from tests.browser_helpers import EXCEPTION, page_url, require_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -27,11 +27,10 @@ SCREENSHOTS = browser_helpers.SCREENSHOTS  # build/screenshots (ignored); `make 
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(app_server):
     if not (core.io.loading.models_dir() / "ko-en-toy" / "examples.json").is_file():
         pytest.skip("needs models/ko-en-toy with its examples.json")
-    with streamlit_server() as base:
-        yield base
+    return app_server  # one server per test process (conftest.app_server)
 
 
 

@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 import transformer_core as core
-from tests.browser_helpers import EXCEPTION, launch, page_url, require_chromium, streamlit_server
+from tests.browser_helpers import EXCEPTION, launch, page_url, require_chromium
 from transformer_core.analysis.experiments import Intervention, run_experiment
 from transformer_core.analysis.importance import load_importance
 from transformer_core.tracing.names import Head
@@ -69,10 +69,11 @@ def wait_idle(tab, timeout: float = 90.0) -> None:
 
 
 @pytest.mark.skipif(IMPORTANCE is None, reason="models/ko-en-toy/head_importance.json is not computed")
-def test_switching_off_the_top_ranked_head_changes_the_translation_on_the_page():
+def test_switching_off_the_top_ranked_head_changes_the_translation_on_the_page(app_server):
     top = Head.parse(IMPORTANCE["ranking"][0])
     text, before, after = sentence_where_it_matters(top)
-    with streamlit_server() as base, sync_api.sync_playwright() as playwright:
+    base = app_server  # one server per test process (conftest.app_server)
+    with sync_api.sync_playwright() as playwright:
         browser = launch(playwright)
         try:
             tab = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US").new_page()

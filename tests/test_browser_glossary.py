@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server
+from tests.browser_helpers import EXCEPTION, page_url, require_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -22,9 +22,8 @@ SENTENCE = "나는 어제 학교에 갔다."  # not the default sentence, so kee
 
 
 @pytest.fixture(scope="module")
-def server():
-    with streamlit_server() as base:
-        yield base
+def server(app_server):
+    return app_server  # one server per test process (conftest.app_server)
 
 
 def wait_idle(tab, timeout: float = 90.0) -> None:

@@ -8,7 +8,7 @@ import time
 import pytest
 
 import transformer_core as core
-from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server, wait_drawn
+from tests.browser_helpers import EXCEPTION, page_url, require_chromium, wait_drawn
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -26,11 +26,10 @@ NEEDED = ("ko-en-rnn-attention", "ko-en-toy")
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(app_server):
     if not all((core.io.loading.models_dir() / name / "config.json").is_file() for name in NEEDED):
         pytest.skip("needs models/ko-en-rnn-attention and models/ko-en-toy")
-    with streamlit_server() as base:
-        yield base
+    return app_server  # one server per test process (conftest.app_server)
 
 
 

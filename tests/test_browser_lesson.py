@@ -15,7 +15,7 @@ import pytest
 import transformer_core as core
 from explorer import lesson_service
 from explorer.figures import lesson
-from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server, wait_drawn
+from tests.browser_helpers import EXCEPTION, page_url, require_chromium, wait_drawn
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -60,9 +60,8 @@ def heatmaps(number: int, revealed: bool) -> int:
 
 
 @pytest.fixture(scope="module")
-def server():
-    with streamlit_server() as base:
-        yield base
+def server(app_server):
+    return app_server  # one server per test process (conftest.app_server)
 
 
 

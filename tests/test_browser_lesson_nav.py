@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import transformer_core as core
-from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server
+from tests.browser_helpers import EXCEPTION, page_url, require_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -44,9 +44,8 @@ FRAME_LOG = """(() => {
 
 
 @pytest.fixture(scope="module")
-def server():
-    with streamlit_server(env={"TRANSFORMER_EXPLORER_REDIS_URL": ""}) as base:
-        yield base
+def server(app_server):
+    return app_server  # one server per test process (conftest.app_server)
 
 
 def heading_top(tab, text: str) -> float | None:

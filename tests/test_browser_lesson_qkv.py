@@ -16,7 +16,7 @@ import transformer_core as core
 from explorer import lesson_service
 from explorer.figures import lesson
 from explorer.i18n import t
-from tests.browser_helpers import EXCEPTION, expected_heatmaps, page_url, require_chromium, streamlit_server, wait_drawn
+from tests.browser_helpers import EXCEPTION, expected_heatmaps, page_url, require_chromium, wait_drawn
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -66,9 +66,8 @@ def layer_norm_of_input(model: str, i: int) -> tuple[np.ndarray, float, float]:
 
 
 @pytest.fixture(scope="module")
-def server():
-    with streamlit_server() as base:
-        yield base
+def server(app_server):
+    return app_server  # one server per test process (conftest.app_server)
 
 
 def new_tab(browser, size: str):

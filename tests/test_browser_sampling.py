@@ -10,7 +10,7 @@ import time
 import pytest
 
 import transformer_core as core
-from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server
+from tests.browser_helpers import EXCEPTION, page_url, require_chromium
 from transformer_core.analysis.calibration import sample_texts
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -30,9 +30,8 @@ EXAMPLES = {"아버지는 의사입니다.": ("father", "doctor"), "저는 학�
 
 
 @pytest.fixture(scope="module")
-def server():
-    with streamlit_server() as base:
-        yield base
+def server(app_server):
+    return app_server  # one server per test process (conftest.app_server)
 
 
 def settled(page) -> None:

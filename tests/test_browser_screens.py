@@ -12,7 +12,7 @@ import pytest
 import transformer_core as core
 from explorer.figures import lesson
 from explorer.i18n import LANG_CHOICES, t
-from tests.browser_helpers import EXCEPTION, page_url, require_chromium, settled_main_height, streamlit_server
+from tests.browser_helpers import EXCEPTION, page_url, require_chromium, settled_main_height
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -35,9 +35,8 @@ if MODEL not in {info.name for info in core.list_models() if info.available}:
 
 
 @pytest.fixture(scope="module")
-def server():
-    with streamlit_server() as base:
-        yield base
+def server(app_server):
+    return app_server  # one server per test process (conftest.app_server)
 
 
 def phone_tab(browser):

@@ -24,7 +24,6 @@ from tests.browser_helpers import (
     probe,
     require_chromium,
     sidebar_text,
-    streamlit_server,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -87,11 +86,10 @@ def pieces(model: str, text: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(app_server):
     if not MODELS:
         pytest.skip("no bundled model is available")
-    with streamlit_server(timeout=90) as base:
-        yield base
+    return app_server  # one server per test process (conftest.app_server)
 
 
 

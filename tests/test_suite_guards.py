@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import module_seconds
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -60,3 +62,30 @@ def test_no_test_module_skips_an_import_silently():
     offenders = [path.name for path in (ROOT / "tests").glob("*.py") if "pytest.importorskip(" in path.read_text()
                  and path.name != "test_suite_guards.py"]
     assert offenders == []
+
+
+def test_the_whole_suite_starts_with_its_longest_modules(tmp_path):
+    junit = tmp_path / "junit.xml"
+    junit.write_text(  # two modules, times written here: a.py 1.5 s in two cases, b.py 4 s in one
+        '<testsuites><testsuite name="pytest">'
+        '<testcase classname="tests.a" name="one" time="1.0"/><testcase classname="tests.a" name="two" time="0.5"/>'
+        '<testcase classname="tests.b" name="one" time="4.0"/></testsuite></testsuites>', encoding="utf-8")
+    table = module_seconds.seconds_by_module(junit)
+    assert table == {"a.py": 1.5, "b.py": 4.0}
+    assert module_seconds.longest_first(["a.py", "b.py"], table) == ["b.py", "a.py"]
+    table["long.py"] = module_seconds.UNMEASURED_S + 1
+    table["short.py"] = module_seconds.UNMEASURED_S - 1
+    assert module_seconds.longest_first(["short.py", "new.py", "long.py"], table) == ["long.py", "new.py", "short.py"]
+
+
+def test_the_suite_runs_in_that_order():
+    weights = module_seconds.load_table()
+    given = ["tests/test_alignment.py", "tests/test_suite_guards.py", "tests/test_tokenizers.py"]  # not by weight
+    longest_first = sorted((weights[Path(name).name] for name in given), reverse=True)
+    assert [weights[Path(name).name] for name in given] != longest_first
+    listed = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *given],
+                            cwd=ROOT, capture_output=True, text=True, timeout=300).stdout
+    modules = list(dict.fromkeys(line.split("::")[0] for line in listed.splitlines() if "::" in line))
+    assert sorted(modules) == sorted(given)
+    # seen failing without the sort: [0.1, 21.6, 0.6]
+    assert [weights[Path(name).name] for name in modules] == longest_first
