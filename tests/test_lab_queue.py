@@ -165,6 +165,9 @@ def test_stop_from_another_server_ends_the_run_once_and_its_model_is_named_for_w
     server_b.watch(recipe.name, "student")
     workers("w1")
     wait_until(lambda: job.status()["step"] >= 5, what="training started")
+    # The teacher's page polls while it trains; here that poll is written out. Without it the teacher's watch was
+    # older than WATCH_TIMEOUT_S when the start took long (seen on a loaded machine: 'cancelled', not 'left').
+    server_a.watch(recipe.name, "teacher")
     assert server_b.stop(recipe.name, "student") == "left"  # not the owner, and the teacher still watches
     assert server_b.stop(recipe.name, "teacher") == "cancelled"  # the owner, from the other server
     wait_until(lambda: job.status()["state"] not in ACTIVE, what="stopped")
