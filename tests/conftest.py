@@ -92,11 +92,11 @@ def browser():
         instance.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def app_server():
-    """One `streamlit run app.py` (the in-process store) shared by the browser modules that need no settings of their
-    own, one per test process: a server's start and its first model loads cost seconds to each module. Tests open
-    their own browser contexts, so a session sees nothing of another's."""
+    """`streamlit run app.py` (the in-process store) for a browser module that needs no settings of its own. One per
+    module, as before: a server shared by the whole session was measured only in xdist workers (2026-12-02), not
+    in the one-process run CI makes; widen the scope once it has been."""
     from tests.browser_helpers import streamlit_server
 
     with streamlit_server(env={"TRANSFORMER_EXPLORER_REDIS_URL": ""}, timeout=90) as base:
