@@ -165,6 +165,4 @@ def pytest_collection_modifyitems(config, items):
     # The longest modules first (tests/module_seconds.py): xdist's workers take whole modules in this order. A stable
     # sort on the module's weight keeps each module's tests together and in their own order.
     table = module_seconds.load_table()
-    rank = {name: position for position, name in
-            enumerate(module_seconds.longest_first(list(dict.fromkeys(item.path.name for item in items)), table))}
-    items.sort(key=lambda item: rank[item.path.name])
+    items.sort(key=lambda item: module_seconds.longest_first_key(item.path.name, table))

@@ -35,9 +35,14 @@ def load_table() -> dict[str, float]:
     return json.loads(TABLE.read_text(encoding="utf-8")) if TABLE.exists() else {}
 
 
+def longest_first_key(module_name: str, table: dict[str, float]) -> float:
+    """Sort key: the longest module first (Python's sort is stable, so ties keep their order)."""
+    return -table.get(module_name, UNMEASURED_S)
+
+
 def longest_first(module_names: list[str], table: dict[str, float]) -> list[str]:
     """The module names from the longest to the shortest (ties keep their order)."""
-    return sorted(module_names, key=lambda name: -table.get(name, UNMEASURED_S))
+    return sorted(module_names, key=lambda name: longest_first_key(name, table))
 
 
 def main(argv: list[str]) -> int:
