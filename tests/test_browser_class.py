@@ -8,7 +8,9 @@ Screenshots: build/screenshots/class_teacher.png and class_phone.png."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import re
+import time
 from functools import cache
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -87,19 +89,29 @@ def wait_text(page, selector: str, pattern: str, timeout: float = 180_000) -> No
     sync_api.expect(page.locator(selector).first).to_contain_text(re.compile(pattern), timeout=timeout)
 
 
-def pick(page, question: lesson.Question, index: int) -> None:
+def pick(page, question: lesson.Question, index: int, timeout_s: float = 120.0) -> None:
     """Tap an option, then wait until the phone says the CLASS holds that answer (read back from the store):
     the pill's own look changes at once, before the class has it."""
     group = page.locator(f".st-key-lesson_question_{question.id}")
     label = question.options[index]
     exact = re.compile("^" + re.escape(label) + "$")
     pill = group.locator("button").filter(has_text=exact)
-    # while a poll's fragment run redraws the step, the old and the new pill can both be in the page for a moment
-    # (CI saw two, both checked, just after a tap): tap when there is one, then ask that any copy shows the tap
-    sync_api.expect(pill).to_have_count(1, timeout=30_000)
-    pill.click()
     checked = group.locator("button[aria-checked=true]").filter(has_text=exact)
-    sync_api.expect(checked).not_to_have_count(0, timeout=30_000)
+    # While a poll's fragment run redraws the step, the old and the new pill can both be in the page: CI saw two
+    # for a moment, and a loaded two-worker run saw two for 30 s. Tap the newest copy until one shows the tap
+    # (never tap a checked pill again: a second tap takes the answer back).
+    deadline = time.monotonic() + timeout_s
+    while checked.count() == 0:
+        assert time.monotonic() < deadline, f"no copy of the pill {label!r} took the tap in {timeout_s:.0f} s"
+        if not pill.count():
+            page.wait_for_timeout(500)
+            continue
+        try:
+            pill.last.click(timeout=5_000)
+        except sync_api.Error:  # the copy was redrawn away under the tap: try the new one
+            continue
+        with contextlib.suppress(AssertionError):  # a loaded page may take seconds to draw the tap
+            sync_api.expect(checked).not_to_have_count(0, timeout=10_000)
     wait_text(page, f".st-key-lesson_question_{question.id}", rf"전해진 답: {re.escape(label)}\.", timeout=90_000)
 
 
