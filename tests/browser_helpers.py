@@ -26,6 +26,11 @@ SCREENSHOTS = Path(os.environ.get("TRANSFORMER_EXPLORER_SCREENSHOTS") or ROOT / 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+# How often a wait re-reads the page, in ms. Playwright's wait_for_function re-evaluates its predicate on every
+# animation frame by default (60 times a second, in the page and across the driver) for as long as a test waits;
+# every 100 ms is prompt enough, and the browsers, the servers and the other worker share two cores.
+POLL_MS = 100
+POLL_S = POLL_MS / 1000
 SCRIPT_STATE = "[data-test-script-state]"  # Streamlit 1.67 marks the app root with the run state
 EXCEPTION = "[data-testid=stException]"
 SIDEBAR_TEXT_BOX = "[data-testid=stSidebar] [data-testid=stTextInput] input"  # the sentence box
@@ -223,7 +228,7 @@ def wait_drawn(page, expected_heatmaps: int, timeout: float = 90.0, settle: floa
         else:
             first_ok = None
         last = (state, images, traces, plots, slots)
-        time.sleep(0.02)
+        time.sleep(POLL_S)
     raise TimeoutError(f"page not drawn within {timeout:.0f} s: expected {expected_heatmaps} heatmaps; "
                        f"last (state, images, traces, plots, slots) = {last}")
 
@@ -322,7 +327,7 @@ CHARTS_RENDERED = """() => [...document.querySelectorAll('[data-testid=stPlotlyC
 def settled_main_height(tab, tries: int = 30) -> int:
     """The main area's scrollHeight once every chart is drawn, nothing is stale and three reads 0.4 s apart
     agree (plotly and KaTeX lay out after the script is idle; a rerun may hold the old step's elements)."""
-    tab.wait_for_function(CHARTS_RENDERED, timeout=60_000)
+    tab.wait_for_function(CHARTS_RENDERED, timeout=60_000, polling=POLL_MS)
     read = "() => document.querySelector('[data-testid=stMain]').scrollHeight"
     reads = [tab.evaluate(read)]
     for _ in range(tries):

@@ -15,6 +15,7 @@ import transformer_core as core
 from explorer.figures.figures import unique_labels
 from tests.browser_helpers import (
     EXCEPTION,
+    POLL_MS,
     click_nav_link,
     expected_heatmaps,
     page_url,
@@ -122,9 +123,9 @@ def test_head_click_and_page_switch_keep_the_state_in_the_url(server, page):
     open_and_wait(page, page_url(server, "encoder", model=model, text=ENGLISH), expected("encoder", model))
     head_picker = page.locator(".st-key-enc_head_picker")
     head_picker.get_by_role("radio", name="H1", exact=True).click()
-    page.wait_for_function("() => location.search.includes('head=1')", timeout=30_000)
+    page.wait_for_function("() => location.search.includes('head=1')", timeout=30_000, polling=POLL_MS)
     page.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot .gtitle')]"
-                           ".some(t => /(헤드|head) 1:/.test(t.textContent))", timeout=30_000)
+                           ".some(t => /(헤드|head) 1:/.test(t.textContent))", timeout=30_000, polling=POLL_MS)
     wait_drawn(page, expected("encoder", model))
     assert page.locator(EXCEPTION).count() == 0
     # the shown head's matrix downloads as CSV (files are built on click)
@@ -138,18 +139,19 @@ def test_head_click_and_page_switch_keep_the_state_in_the_url(server, page):
     # a layer switch reruns the outer fragment; a head switch after it must use the new layer
     last_layer = core.load(model).config.n_encoder_layers - 1
     page.locator(".st-key-enc_layer_picker").get_by_role("radio", name=f"L{last_layer}", exact=True).click()
-    page.wait_for_function(f"() => location.search.includes('layer={last_layer}')", timeout=30_000)
+    page.wait_for_function(f"() => location.search.includes('layer={last_layer}')", timeout=30_000, polling=POLL_MS)
     page.locator(".st-key-enc_head_picker").get_by_role("radio", name="H2", exact=True).click()
     page.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot .gtitle')]"
-                           f".some(t => t.textContent.startsWith('층 {last_layer} · 헤드 2'))", timeout=30_000)
+                           f".some(t => t.textContent.startsWith('층 {last_layer} · 헤드 2'))", timeout=30_000,
+                           polling=POLL_MS)
     wait_drawn(page, expected("encoder", model))
     page.locator(".st-key-enc_head_picker").get_by_role("radio", name="H1", exact=True).click()
-    page.wait_for_function("() => location.search.includes('head=1')", timeout=30_000)
+    page.wait_for_function("() => location.search.includes('head=1')", timeout=30_000, polling=POLL_MS)
     wait_drawn(page, expected("encoder", model))
     # switch page with the navigation bar, like a student would
     target = "decoder" if has_decoder else "heads"
     click_nav_link(page, target)
-    page.wait_for_function(f"() => location.pathname.endsWith('/{target}')", timeout=30_000)
+    page.wait_for_function(f"() => location.pathname.endsWith('/{target}')", timeout=30_000, polling=POLL_MS)
     wait_drawn(page, expected(target, model))
     query = page.evaluate("() => location.search")
     assert "head=1" in query and "text=" in query

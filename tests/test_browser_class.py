@@ -21,7 +21,7 @@ import transformer_core as core
 from explorer import lesson_service
 from explorer.figures import lesson
 from explorer.i18n import t
-from tests.browser_helpers import EXCEPTION, page_url, require_chromium, streamlit_server
+from tests.browser_helpers import EXCEPTION, POLL_MS, page_url, require_chromium, streamlit_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -65,7 +65,7 @@ def no_exception(page) -> None:
 
 def shows_step(page, number: int, timeout: float = 180_000) -> None:
     page.wait_for_function(f"""() => [...document.querySelectorAll('[data-testid=stMain] h3')]
-        .some(h => h.innerText.startsWith('{number}단계'))""", timeout=timeout)
+        .some(h => h.innerText.startsWith('{number}단계'))""", timeout=timeout, polling=POLL_MS)
 
 
 def heading_top(page, number: int) -> float:
@@ -78,7 +78,7 @@ def poll_beats(page, n: int, timeout: float = 60_000) -> None:
     for _ in range(n):
         beat = page.locator(".class-poll-beat").first.get_attribute("data-beat", timeout=timeout)
         page.wait_for_function("""beat => [...document.querySelectorAll('.class-poll-beat')]
-            .some(el => el.getAttribute('data-beat') !== beat)""", arg=beat, timeout=timeout)
+            .some(el => el.getAttribute('data-beat') !== beat)""", arg=beat, timeout=timeout, polling=POLL_MS)
 
 
 def text_of(page, selector: str) -> str:
@@ -174,7 +174,7 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
             shows_step(phone, 1)
             no_exception(phone)
             # the poll's watchdog runs on a following phone (st.html's script ran), and takes no room
-            phone.wait_for_function("() => window.__classWatchdog === true", timeout=30_000)
+            phone.wait_for_function("() => window.__classWatchdog === true", timeout=30_000, polling=POLL_MS)
             assert phone.locator(".st-key-class_resync").is_hidden()
         wait_text(teacher, ".st-key-class_teacher_panel", rf"따라오는 학생 {PHONES}명")
 
@@ -208,13 +208,13 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
             phones[2].screenshot(path=str(SCREENSHOTS / "class_phone.png"))
 
         # the teacher moves: every phone follows and opens at the new step's title
-        teacher.wait_for_function("() => window.__lessonKeys === true", timeout=30_000)
+        teacher.wait_for_function("() => window.__lessonKeys === true", timeout=30_000, polling=POLL_MS)
         messages = MessageLog(phones[1])
         teacher.keyboard.press("ArrowRight")
         shows_step(teacher, 2)
         for phone in phones:
             shows_step(phone, 2)
-            phone.wait_for_function("() => window.__lessonScrolledTo === 2", timeout=30_000)
+            phone.wait_for_function("() => window.__lessonScrolledTo === 2", timeout=30_000, polling=POLL_MS)
             assert 0 <= heading_top(phone, 2) < 844 - 40
             no_exception(phone)
             # a following phone is in the class already: no link or QR code to open the lesson on a phone (each
@@ -258,7 +258,8 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
         for phone in phones:  # every phone, the one that went its own pace and rejoined too
             wait_text(phone, "[data-testid=stMain]", "이 실시간 수업은 끝났습니다", timeout=60_000)
             shows_step(phone, 2)
-            phone.wait_for_function("() => !new URLSearchParams(location.search).has('class')", timeout=30_000)
+            phone.wait_for_function("() => !new URLSearchParams(location.search).has('class')", timeout=30_000,
+                                    polling=POLL_MS)
             sync_api.expect(phone.locator("[data-testid=stExpander]").filter(has_text=JOIN)).to_have_count(1)
             no_exception(phone)
 

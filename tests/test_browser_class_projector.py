@@ -12,7 +12,7 @@ import pytest
 import transformer_core as core
 from explorer.figures import lesson
 from explorer.i18n import t
-from tests.browser_helpers import EXCEPTION, page_url, require_chromium, settled_main_height
+from tests.browser_helpers import EXCEPTION, POLL_MS, page_url, require_chromium, settled_main_height
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -45,7 +45,7 @@ def shows_step(tab, number: int) -> None:
     heading = t("lesson.step_of", "ko", n=number, total=len(STEPS))
     tab.wait_for_function("(h) => [...document.querySelectorAll('[data-testid=stMain] h3')]"
                           ".some(e => e.innerText.startsWith(h + ' ') && !e.closest('[data-stale=true]'))",
-                          arg=heading, timeout=90_000)
+                          arg=heading, timeout=90_000, polling=POLL_MS)
 
 
 

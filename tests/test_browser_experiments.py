@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 import transformer_core as core
-from tests.browser_helpers import EXCEPTION, launch, page_url, require_chromium
+from tests.browser_helpers import EXCEPTION, POLL_MS, launch, page_url, require_chromium
 from transformer_core.analysis.experiments import Intervention, run_experiment
 from transformer_core.analysis.importance import load_importance
 from transformer_core.tracing.names import Head
@@ -88,7 +88,7 @@ def test_switching_off_the_top_ranked_head_changes_the_translation_on_the_page(a
             checkbox.click()
             tab.get_by_role("button", name="Run").click()
             tab.wait_for_function(f"() => [...document.querySelectorAll('[data-testid=stText]')]"
-                                  f".some(e => e.innerText === {after!r})", timeout=90_000)
+                                  f".some(e => e.innerText === {after!r})", timeout=90_000, polling=POLL_MS)
             wait_idle(tab)
             assert tab.locator(EXCEPTION).count() == 0, tab.locator(EXCEPTION).first.inner_text()
             shown = tab.locator("[data-testid=stText]").all_inner_texts()

@@ -10,7 +10,7 @@ import pytest
 
 from explorer.figures import figures
 from explorer.figures.export import figures_html
-from tests.browser_helpers import require_chromium
+from tests.browser_helpers import POLL_MS, require_chromium
 
 require_chromium()
 pytestmark = pytest.mark.browser
@@ -47,7 +47,8 @@ def test_html_export_draws_every_figure_offline_and_stays_interactive(browser, t
         context.route(lambda url: not url.startswith("file:"), refuse)  # the network is off
         page = context.new_page()
         page.goto(path.as_uri())
-        page.wait_for_function("document.querySelectorAll('.js-plotly-plot .main-svg').length >= 3", timeout=30000)
+        page.wait_for_function("document.querySelectorAll('.js-plotly-plot .main-svg').length >= 3", timeout=30000,
+                               polling=POLL_MS)
         drawn = page.evaluate("document.querySelectorAll('.js-plotly-plot').length")
         heatmaps = page.evaluate("document.querySelectorAll('.js-plotly-plot g.hm image').length")
         assert drawn == 3

@@ -15,7 +15,7 @@ import pytest
 import transformer_core as core
 from explorer import lesson_service
 from explorer.figures import lesson
-from tests.browser_helpers import EXCEPTION, page_url, require_chromium, wait_drawn
+from tests.browser_helpers import EXCEPTION, POLL_MS, page_url, require_chromium, wait_drawn
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -72,9 +72,10 @@ def new_tab(browser, width: int, height: int):
 
 
 def wait_step(tab, number: int, revealed: bool = False) -> None:
-    tab.wait_for_function(f"() => new URLSearchParams(location.search).get('step') === '{number}'", timeout=60_000)
+    tab.wait_for_function(f"() => new URLSearchParams(location.search).get('step') === '{number}'", timeout=60_000,
+                          polling=POLL_MS)
     tab.wait_for_function(f"() => [...document.querySelectorAll('h3')].some(h => h.innerText.includes('{number}'))",
-                          timeout=60_000)
+                          timeout=60_000, polling=POLL_MS)
     wait_drawn(tab, heatmaps(number, revealed))
     assert tab.locator(EXCEPTION).count() == 0, tab.locator(EXCEPTION).first.inner_text()
 
@@ -115,7 +116,7 @@ def test_projector_mode_walks_with_the_arrow_keys_at_1920x1080(server, browser):
         sync_api.expect(tab.locator("[data-testid=stHeader]")).to_be_hidden(timeout=15_000)  # the top navigation
         assert body_font_px(tab) >= 24
         assert tab.locator("[data-testid=stImage] img").count() >= 1  # the QR code
-        tab.wait_for_function("() => window.__lessonKeys === true", timeout=30_000)
+        tab.wait_for_function("() => window.__lessonKeys === true", timeout=30_000, polling=POLL_MS)
         visited = [1]
         while visited[-1] < len(STEPS):
             tab.keyboard.press("ArrowRight")
@@ -170,7 +171,7 @@ def test_every_step_opens_by_url_on_a_390px_phone(server, browser):
         tab.goto(page_url(server, "lesson", model=MODEL, text=TEXT, step=8, present=1))
         wait_step(tab, 8)
         assert overflow(tab) <= 1 and body_font_px(tab) >= 16
-        tab.wait_for_function("() => window.__lessonKeys === true", timeout=30_000)
+        tab.wait_for_function("() => window.__lessonKeys === true", timeout=30_000, polling=POLL_MS)
         tab.keyboard.press("ArrowRight")
         wait_step(tab, 9)
     finally:

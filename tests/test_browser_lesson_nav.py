@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import transformer_core as core
-from tests.browser_helpers import EXCEPTION, page_url, require_chromium
+from tests.browser_helpers import EXCEPTION, POLL_MS, page_url, require_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -67,7 +67,7 @@ def test_next_on_a_phone_opens_the_new_step_at_its_title(server, browser, lang):
             next_button.scroll_into_view_if_needed()  # a student reads down to the button
             assert heading_top(tab, HEADING[lang].format(n=number)) < 0  # the title is above the screen now
             next_button.click()
-            tab.wait_for_function(f"() => window.__lessonScrolledTo === {number + 1}", timeout=90_000)
+            tab.wait_for_function(f"() => window.__lessonScrolledTo === {number + 1}", timeout=90_000, polling=POLL_MS)
             top = heading_top(tab, HEADING[lang].format(n=number + 1))
             assert top is not None and 0 <= top <= 200, (number, top)  # the new title at the top of the screen
             assert tab.locator(EXCEPTION).count() == 0
@@ -81,13 +81,13 @@ def test_the_projector_never_shows_the_new_title_over_the_old_figure(server, bro
     tab.add_init_script(FRAME_LOG)
     try:
         tab.goto(page_url(server, "lesson", model=MODEL, text=TEXT, step=3, present=1), timeout=90_000)
-        tab.wait_for_function("() => window.__lessonKeys === true", timeout=90_000)
+        tab.wait_for_function("() => window.__lessonKeys === true", timeout=90_000, polling=POLL_MS)
         for number in range(4, 10):  # figure -> figure, figure -> hidden (question), hidden -> figure
             tab.evaluate("() => { window.__frames = []; }")
             tab.keyboard.press("ArrowRight")
             tab.wait_for_function(f"""() => new URLSearchParams(location.search).get('step') === '{number}'
                 && document.querySelector('[data-test-script-state]').getAttribute('data-test-script-state')
-                   === 'notRunning'""", timeout=90_000)
+                   === 'notRunning'""", timeout=90_000, polling=POLL_MS)
             tab.wait_for_timeout(300)
             frames = tab.evaluate("() => window.__frames")
             flashes = [f for f in frames if f[0] == str(number) and f[1]]
@@ -107,24 +107,25 @@ def test_the_arrow_keys_move_the_projector_only_and_a_press_on_a_disabled_button
         && document.querySelector('[data-test-script-state]').getAttribute('data-test-script-state') === 'notRunning'"""
     try:
         tab.goto(page_url(server, "lesson", model=MODEL, text=TEXT, step=3, present=1), timeout=90_000)
-        tab.wait_for_function("() => window.__lessonKeys === true", timeout=90_000)
-        tab.wait_for_function(step_is, arg=3, timeout=90_000)
+        tab.wait_for_function("() => window.__lessonKeys === true", timeout=90_000, polling=POLL_MS)
+        tab.wait_for_function(step_is, arg=3, timeout=90_000, polling=POLL_MS)
         tab.keyboard.press("ArrowRight")
-        tab.wait_for_function(step_is, arg=4, timeout=90_000)
+        tab.wait_for_function(step_is, arg=4, timeout=90_000, polling=POLL_MS)
         tab.keyboard.press("ArrowRight")
-        tab.wait_for_function(step_is, arg=5, timeout=90_000)
+        tab.wait_for_function(step_is, arg=5, timeout=90_000, polling=POLL_MS)
         # Streamlit disables every widget while its connection is being re-established (a busy server): a press
         # then is pressed once the button is enabled again, not lost
         tab.evaluate("() => document.querySelectorAll('.st-key-lesson_next button').forEach(b => b.disabled = true)")
         tab.keyboard.press("ArrowRight")
         tab.wait_for_timeout(1_000)
         tab.evaluate("() => document.querySelectorAll('.st-key-lesson_next button').forEach(b => b.disabled = false)")
-        tab.wait_for_function(step_is, arg=6, timeout=90_000)
+        tab.wait_for_function(step_is, arg=6, timeout=90_000, polling=POLL_MS)
         tab.keyboard.press("ArrowLeft")
-        tab.wait_for_function(step_is, arg=5, timeout=90_000)
+        tab.wait_for_function(step_is, arg=5, timeout=90_000, polling=POLL_MS)
 
         tab.locator(".st-key-lesson_present_toggle label").first.click()  # projector mode off
-        tab.wait_for_function("() => !new URLSearchParams(location.search).has('present')", timeout=90_000)
+        tab.wait_for_function("() => !new URLSearchParams(location.search).has('present')", timeout=90_000,
+                              polling=POLL_MS)
         tab.wait_for_selector("[data-test-script-state=notRunning]", timeout=90_000)
         assert tab.locator(".lesson-keys").count() == 0
         tab.keyboard.press("ArrowRight")

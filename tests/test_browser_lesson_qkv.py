@@ -16,7 +16,7 @@ import transformer_core as core
 from explorer import lesson_service
 from explorer.figures import lesson
 from explorer.i18n import t
-from tests.browser_helpers import EXCEPTION, expected_heatmaps, page_url, require_chromium, wait_drawn
+from tests.browser_helpers import EXCEPTION, POLL_MS, expected_heatmaps, page_url, require_chromium, wait_drawn
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -137,7 +137,7 @@ def test_the_lessons_qkv_step_shows_the_projections_with_live_shapes(server, bro
         try:
             tab.goto(page_url(server, "lesson", model=model, text=SENTENCES[model], step=QKV_STEP), timeout=90_000)
             tab.wait_for_function(f"() => [...document.querySelectorAll('h3')].some(h => h.innerText.includes("
-                                  f"'{t('lesson.qkv.title', 'ko')}'))", timeout=90_000)
+                                  f"'{t('lesson.qkv.title', 'ko')}'))", timeout=90_000, polling=POLL_MS)
             wait_drawn(tab, heatmaps)
             assert tab.locator(EXCEPTION).count() == 0, tab.locator(EXCEPTION).first.inner_text()
             main = tab.locator("[data-testid=stMain]").inner_text()

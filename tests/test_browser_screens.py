@@ -12,7 +12,7 @@ import pytest
 import transformer_core as core
 from explorer.figures import lesson
 from explorer.i18n import LANG_CHOICES, t
-from tests.browser_helpers import EXCEPTION, page_url, require_chromium, settled_main_height
+from tests.browser_helpers import EXCEPTION, POLL_MS, page_url, require_chromium, settled_main_height
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -83,10 +83,11 @@ def test_picking_an_example_on_a_phone_closes_the_sidebar_and_uses_the_example(s
         pills = tab.locator("[data-testid=stSidebar] .st-key-example_pick button[data-variant=pills]")
         sync_api.expect(pills.nth(1)).to_be_visible(timeout=30_000)  # the sidebar has drawn its examples
         index, example = next((i, text) for i, text in enumerate(pills.all_inner_texts()) if text.strip() != TEXT)
-        tab.wait_for_function("() => window.__teNavInstalled === true", timeout=15_000)  # the page's script
+        tab.wait_for_function("() => window.__teNavInstalled === true", timeout=15_000,
+                              polling=POLL_MS)  # the page's script
         pills.nth(index).click()
         tab.wait_for_function("() => { const box = document.querySelector('[data-testid=stSidebar]')"
-                              ".getBoundingClientRect(); return box.right <= 1; }", timeout=15_000)
+                              ".getBoundingClientRect(); return box.right <= 1; }", timeout=15_000, polling=POLL_MS)
         sync_api.expect(tab.locator("[data-testid=stMain] [data-testid=stCode]").first).to_contain_text(
             example, timeout=60_000)  # the overview shows the picked sentence
     finally:
@@ -100,7 +101,7 @@ def test_decoder_figures_on_a_390px_phone_stack_their_panels_without_overlap(ser
         wait_idle(tab)
         charts = tab.locator(".js-plotly-plot")
         tab.wait_for_function("() => document.querySelectorAll('.js-plotly-plot .draglayer').length >= 6",
-                              timeout=60_000)
+                              timeout=60_000, polling=POLL_MS)
         tab.wait_for_timeout(1000)
         for index in range(charts.count()):
             chart = charts.nth(index)
@@ -125,7 +126,7 @@ def test_decoder_keeps_its_panels_side_by_side_on_a_laptop(server, browser):
         tab.goto(page_url(server, "decoder", model=MODEL, text=TEXT, lang="English"))
         wait_idle(tab)
         tab.wait_for_function("() => document.querySelectorAll('.js-plotly-plot .draglayer').length >= 4",
-                              timeout=60_000)
+                              timeout=60_000, polling=POLL_MS)
         first = tab.locator(".js-plotly-plot").first  # the four masking panels
         columns = first.evaluate("p => new Set(Object.keys(p._fullLayout).filter(k => /^xaxis\\d*$/.test(k))"
                                  ".map(k => p._fullLayout[k].domain.join(','))).size")
@@ -158,13 +159,14 @@ def test_no_lesson_step_is_taller_than_the_1080px_projector(server, browser, lan
         tab.goto(page_url(server, "lesson", model=MODEL, text=TEXT, lang=language, step=1, present=1))
         for step in STEPS:
             if step.number > 1:
-                tab.wait_for_function("() => window.__lessonKeys === true", timeout=30_000)
+                tab.wait_for_function("() => window.__lessonKeys === true", timeout=30_000, polling=POLL_MS)
                 tab.keyboard.press("ArrowRight")
                 tab.wait_for_function(f"() => new URLSearchParams(location.search).get('step') === '{step.number}'",
-                                      timeout=60_000)
+                                      timeout=60_000, polling=POLL_MS)
             heading = t("lesson.step_of", LANG_CHOICES[language], n=step.number, total=len(STEPS))
             tab.wait_for_function("(heading) => [...document.querySelectorAll('h3')]"
-                                  ".some(h => h.innerText.startsWith(heading + ' '))", arg=heading, timeout=60_000)
+                                  ".some(h => h.innerText.startsWith(heading + ' '))", arg=heading, timeout=60_000,
+                                  polling=POLL_MS)
             wait_idle(tab)
             reveal = tab.locator("[class*=st-key-lesson_reveal_] button")
             if reveal.count():  # the tallest state: the question answered, the figure and equation shown

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from explorer.class_view import STALLED_POLL_S, WATCHDOG_JS
-from tests.browser_helpers import require_chromium
+from tests.browser_helpers import POLL_MS, require_chromium
 
 pytestmark = [pytest.mark.browser]
 
@@ -45,7 +45,7 @@ def presses(page) -> list[int]:
 
 
 def wait_for_presses(page, n: int, timeout_ms: float = 20_000) -> list[int]:
-    page.wait_for_function(f"() => (window.presses || []).length >= {n}", timeout=timeout_ms)
+    page.wait_for_function(f"() => (window.presses || []).length >= {n}", timeout=timeout_ms, polling=POLL_MS)
     return presses(page)
 
 

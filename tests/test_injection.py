@@ -18,6 +18,7 @@ import transformer_core as core
 from explorer.tokenizer_service import tokenizer_fingerprint
 from tests.browser_helpers import (
     EXCEPTION,
+    POLL_MS,
     SIDEBAR_TEXT_BOX,
     expected_heatmaps,
     page_url,
@@ -179,7 +180,7 @@ def test_injection_typed_into_the_sidebar_stays_text(server, tab, page_name):
         box.fill(text)
         box.press("Enter")
         tab.wait_for_function("t => new URLSearchParams(location.search).get('text') === t", arg=text,
-                              timeout=60_000)  # the text went through Streamlit and back into the URL
+                              timeout=60_000, polling=POLL_MS)  # the text went through Streamlit and back into the URL
         wait_until(tab, shown_literally(tab, page_name, model, text), where)
         assert_not_injected(tab, where)
 
