@@ -8,13 +8,13 @@ BIN := $(VENV)/bin
 PORT ?= 8501
 # Test worker processes (pytest-xdist), whole modules to a worker (--dist loadfile), the longest modules first
 # (tests/module_seconds.json; --no-loadscope-reorder keeps that order). The tests run torch on one thread and wait
-# on browsers and servers, so one process left the machine half idle: the whole suite took 42 min in one process and
-# 24:44 / 29:29 in three (2026-12-02, this 2-core machine; docs/testing.md). Three overloaded the machine (load
-# average 30 at the start) and a lab test's timing failed once in a clean clone; in two, a class browser test failed
-# in a clean clone (13:06 UTC). Until the browser tests hold under that load, `make test` (what CI runs) stays one
-# process: `make test TEST_WORKERS=2` runs it in two.
-TEST_WORKERS ?= 0
+# on browsers and servers: in one process the whole suite took 42 min on this 2-core machine, in two 17-19 min
+# with the CPU busy (vmstat: ~9 % idle). Three overloaded it (load average 30, slower, a timing failure), so the
+# default is two workers where there are two cores, one process on one core; `make test TEST_WORKERS=0` runs it in
+# one process. docs/testing.md has the measurements.
+TEST_WORKERS ?= $(shell [ "$$(nproc 2>/dev/null || echo 1)" -ge 2 ] && echo 2 || echo 0)
 FAST_WORKERS ?= 2
+XDIST = $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder)
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
@@ -28,7 +28,7 @@ test: $(VENV)/.installed-dev
 	elif [ "$$CI" = "true" ]; then echo "ERROR: CI=true but /usr/bin/chromium is missing (apt-get install -y chromium fonts-noto-cjk)"; exit 1; \
 	else echo "!!! /usr/bin/chromium not found: the browser tests will be SKIPPED (apt-get install -y chromium fonts-noto-cjk) !!!"; fi
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder) --durations=25
+	$(BIN)/python -m pytest $(XDIST) --durations=25
 	@git status --porcelain 2>/dev/null | grep -v '^??' | grep . && { echo "ERROR: the suite changed tracked files (above)"; exit 1; } || true
 
 test-fast: $(VENV)/.installed-dev
@@ -39,7 +39,7 @@ test-fast: $(VENV)/.installed-dev
 # docs/screenshots already has are copied there, compressed (a page that changed on purpose; commit them).
 screenshots: $(VENV)/.installed-dev
 	rm -rf build/screenshots-docs
-	TRANSFORMER_EXPLORER_SCREENSHOTS=$(CURDIR)/build/screenshots-docs $(BIN)/python -m pytest -m browser -q
+	TRANSFORMER_EXPLORER_SCREENSHOTS=$(CURDIR)/build/screenshots-docs $(BIN)/python -m pytest $(XDIST) -m browser -q
 	$(BIN)/python -m tests.publish_screenshots build/screenshots-docs docs/screenshots
 
 lint: $(VENV)/.installed-dev
