@@ -83,8 +83,8 @@ def test_picking_an_example_on_a_phone_closes_the_sidebar_and_uses_the_example(s
         pills = tab.locator("[data-testid=stSidebar] .st-key-example_pick button[data-variant=pills]")
         sync_api.expect(pills.nth(1)).to_be_visible(timeout=30_000)  # the sidebar has drawn its examples
         index, example = next((i, text) for i, text in enumerate(pills.all_inner_texts()) if text.strip() != TEXT)
-        tab.wait_for_function("() => window.__teNavInstalled === true", timeout=15_000,
-                              polling=POLL_MS)  # the page's script
+        # the page's script
+        tab.wait_for_function("() => window.__teNavInstalled === true", timeout=15_000, polling=POLL_MS)
         pills.nth(index).click()
         tab.wait_for_function("() => { const box = document.querySelector('[data-testid=stSidebar]')"
                               ".getBoundingClientRect(); return box.right <= 1; }", timeout=15_000, polling=POLL_MS)
