@@ -274,9 +274,16 @@ def walk_a_class(browser, teacher_base: str, phone_base: str, screenshots: bool)
             context.close()
 
 
-def test_a_class_on_one_server_with_the_in_process_store(browser):
+@pytest.fixture(scope="module")
+def in_process_server():
+    """One app server with the in-process store for this module's classes on one server (each class has its own
+    code, and the first ends before the next starts)."""
     with streamlit_server(env={"TRANSFORMER_EXPLORER_REDIS_URL": ""}) as base:
-        walk_a_class(browser, base, base, screenshots=True)
+        yield base
+
+
+def test_a_class_on_one_server_with_the_in_process_store(browser, in_process_server):
+    walk_a_class(browser, in_process_server, in_process_server, screenshots=True)
 
 
 def test_a_class_on_two_servers_sharing_redis(browser):
@@ -289,36 +296,36 @@ def test_a_class_on_two_servers_sharing_redis(browser):
             walk_a_class(browser, teacher_server, phone_server, screenshots=False)
 
 
-def test_a_following_phone_takes_the_teachers_new_sentence_then_follows_the_next_step(browser):
+def test_a_following_phone_takes_the_teachers_new_sentence_then_follows_the_next_step(browser, in_process_server):
     """A new sentence is no step change: the phone's poll reruns the whole page (the sidebar takes the class's
     sentence), and the next step change is again the step's fragment alone, on the new sentence."""
     other_text = "학생이 책을 읽는다."
     contexts = []
-    with streamlit_server(env={"TRANSFORMER_EXPLORER_REDIS_URL": ""}) as base:
-        try:
-            context, teacher = tab(browser, 1400, 900)
-            contexts.append(context)
-            teacher.goto(page_url(base, "lesson", model=MODEL, text=TEXT, step=1), timeout=90_000)
-            teacher.locator(".st-key-class_start button").first.click(timeout=90_000)
-            wait_text(teacher, ".st-key-class_teacher_panel", r"수업 코드: [A-Z2-9]{6}")
-            code = CODE.search(text_of(teacher, ".class-code")).group(1)
-            context, phone = tab(browser, 390, 844)
-            contexts.append(context)
-            phone.goto(page_url(base, "lesson", model=MODEL, text=TEXT, **{"class": code}), timeout=90_000)
-            wait_text(phone, ".st-key-class_follower_bar", code, timeout=90_000)
-            shows_step(phone, 1)
-            sentence = "[data-testid=stSidebar] [data-testid=stTextInput] input"
-            box = teacher.locator(sentence).first
-            box.fill(other_text)
-            box.press("Enter")
-            sync_api.expect(phone.locator(sentence).first).to_have_value(other_text, timeout=60_000)
-            messages = MessageLog(phone)
-            teacher.locator(".st-key-lesson_next button").first.click()
-            shows_step(phone, 2)
-            assert "delta.heading" in messages.kinds and "navigation" not in messages.kinds, messages.kinds
-            assert phone.locator(sentence).first.input_value() == other_text
-            no_exception(phone)
-            no_exception(teacher)
-        finally:
-            for context in contexts:
-                context.close()
+    base = in_process_server
+    try:
+        context, teacher = tab(browser, 1400, 900)
+        contexts.append(context)
+        teacher.goto(page_url(base, "lesson", model=MODEL, text=TEXT, step=1), timeout=90_000)
+        teacher.locator(".st-key-class_start button").first.click(timeout=90_000)
+        wait_text(teacher, ".st-key-class_teacher_panel", r"수업 코드: [A-Z2-9]{6}")
+        code = CODE.search(text_of(teacher, ".class-code")).group(1)
+        context, phone = tab(browser, 390, 844)
+        contexts.append(context)
+        phone.goto(page_url(base, "lesson", model=MODEL, text=TEXT, **{"class": code}), timeout=90_000)
+        wait_text(phone, ".st-key-class_follower_bar", code, timeout=90_000)
+        shows_step(phone, 1)
+        sentence = "[data-testid=stSidebar] [data-testid=stTextInput] input"
+        box = teacher.locator(sentence).first
+        box.fill(other_text)
+        box.press("Enter")
+        sync_api.expect(phone.locator(sentence).first).to_have_value(other_text, timeout=60_000)
+        messages = MessageLog(phone)
+        teacher.locator(".st-key-lesson_next button").first.click()
+        shows_step(phone, 2)
+        assert "delta.heading" in messages.kinds and "navigation" not in messages.kinds, messages.kinds
+        assert phone.locator(sentence).first.input_value() == other_text
+        no_exception(phone)
+        no_exception(teacher)
+    finally:
+        for context in contexts:
+            context.close()
