@@ -36,7 +36,7 @@ def test_the_documents_give_commands_and_the_pattern_reads_them():
 
 
 # One fresh interpreter asks every command for its help in turn (runpy, as `python -m` runs a module): each
-# interpreter of its own paid torch's import again, 17 times, 43 s of the suite (issue 49); a module that needs
+# interpreter of its own paid torch's import again, 17 times, 53.6 s of a two-worker run (issue 49); a module that needs
 # another's import to answer still fails in the first place it is asked.
 HELP_RUNNER = r"""
 import contextlib, io, json, runpy, sys
