@@ -15,7 +15,7 @@ import streamlit as st
 from explorer.frame import FRAME
 from explorer.run_timing import timed
 from explorer.services import limit_torch_threads
-from explorer.state import sync_shared_indices, tr
+from explorer.state import carry_sidebar, sync_shared_indices, tr
 from explorer.widget_guard import install as guard_widget_values
 from explorer.widgets import render_sidebar
 
@@ -58,6 +58,7 @@ sections = {
     for section, pages in SECTIONS.items() if pages
 }
 navigation = st.navigation(sections, position="top")
+carry_sidebar(navigation.url_path)  # the sentence and model stay when a page switch dropped them
 FRAME.active = True  # tells ensure_frame() this page runs inside the frame
 try:
     with timed("app.page"):

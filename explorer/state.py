@@ -241,3 +241,39 @@ def _query_dict(params: Iterable[UrlParam]) -> dict[str, str]:
 # The sidebar's keys: its widgets bind them themselves (bind="query-params"); the sidebar reads ?model= before
 # its picker draws, to name a requested model that cannot be shown.
 SIDEBAR_URL = UrlState("sidebar", text("lang"), text("text", max_chars=MAX_TEXT_CHARS), text("model"), text("device"))
+
+
+# ------------------------------------------------------------------------------------------------
+# The sidebar across a page switch
+
+_SIDEBAR_CARRIED = "_sidebar_carried"  # {"page": url path of the last run, "values": the sidebar's widget values}
+_SIDEBAR_RESTORE = "_sidebar_restore"  # values to put back before the sidebar's widgets draw (next run)
+
+
+def carry_sidebar(page: str) -> None:
+    """Called by app.py once the navigation knows this run's page (`page`: its url path). A page switch that came
+    without a sidebar key the session had set (text, model, lang, device: a value other than what the widget shows
+    now, and no such key in the URL) puts the session's value back and reruns once: the sidebar keeps what the
+    student chose. Streamlit 1.67 drops every bound key on the first switch of the first session a fresh server
+    serves when it was opened at "/" (tests/test_browser_first_session.py); a link that names only some keys (the
+    lab's "open the model") keeps the sentence too. Within a page nothing is put back: a key leaves the URL there
+    only because its widget went back to its default."""
+    names = [param.name for param in SIDEBAR_URL.params]
+    now = {name: st.session_state.get(name) for name in names}
+    carried = st.session_state.get(_SIDEBAR_CARRIED)
+    st.session_state[_SIDEBAR_CARRIED] = {"page": page, "values": now}
+    if not carried or carried["page"] == page:
+        return
+    lost = {name: value for name, value in carried["values"].items()
+            if value is not None and value != now[name] and st.query_params.get(name) is None}
+    if lost:
+        st.session_state[_SIDEBAR_RESTORE] = lost
+        st.session_state[_SIDEBAR_CARRIED] = {"page": page, "values": {**now, **lost}}
+        st.rerun()
+
+
+def restore_carried_sidebar() -> None:
+    """Before the sidebar's widgets draw: the values carry_sidebar kept for them (a widget's state set before it
+    draws is its value; the bound widget then writes it back into the URL)."""
+    for name, value in st.session_state.pop(_SIDEBAR_RESTORE, {}).items():
+        st.session_state[name] = value

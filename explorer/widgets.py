@@ -20,6 +20,7 @@ from explorer.state import (
     SIDEBAR_URL,
     Settings,
     lang,
+    restore_carried_sidebar,
     set_shared_index,
     shared_index,
     tr,
@@ -68,6 +69,7 @@ def render_sidebar() -> Settings:
         if requested and requested not in available:
             reason = next((m.reason for m in models if m.name == requested), None)
             st.session_state["_model_notice"] = (requested, reason)
+    restore_carried_sidebar()  # a page switch that dropped the sidebar's keys (state.carry_sidebar)
     with st.sidebar:
         st.segmented_control(
             "언어 · Language", list(LANG_CHOICES), default=next(iter(LANG_CHOICES)), key="lang",
