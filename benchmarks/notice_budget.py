@@ -1,6 +1,6 @@
 """How much of the notice's false-alarm budget should the confidence check use? One run, one model.
 
-The whole notice (unknown words, constructions, lost nouns, low confidence; inference/report.py) may fire on at
+The whole notice (unknown words, constructions, lost words, low confidence; inference/report.py) may fire on at
 most 5 % of held-out sentences of the model's grammar, and should flag at least 80 % of the wrong translations of
 the everyday benchmark. The confidence check's threshold is a quantile of the smallest lead over the held-out
 sentences the model translates right (`calibrate_min_lead`, seed 4242). This script reads every sentence once with
@@ -53,7 +53,7 @@ def translator_goals_module():
 
 CALIBRATION_SEED = 4242
 QUANTILES = (0.02, 0.025, 0.03, 0.035, 0.04, 0.045, 0.05)
-OTHER_SIGNALS = ("unknown_words", "outside_constructions", "lost_nouns")
+OTHER_SIGNALS = ("unknown_words", "outside_constructions", "lost_words")
 
 
 def reads(loaded, texts: list[str]) -> list[dict]:

@@ -5,7 +5,7 @@ same way, on the same machine, in one run (these machines are noisy; the quality
 both models are measured with the same draws):
 
 - held-out exact match and alignment on the model's own grammar (`python -m transformer_core evaluate`'s loop);
-- the whole notice (unknown words, constructions, lost nouns, low confidence) on held-out sentences of that grammar
+- the whole notice (unknown words, constructions, lost words, low confidence) on held-out sentences of that grammar
   it was not calibrated on (seed 99, as tests/test_notice_confidence.py): goal <= 5 %;
 - the everyday benchmark and the fresh set (benchmarks/everyday.py): coverage, goal >= 75 %; the notice's recall
   on the wrong translations, goal >= 80 %; and how many wrong translations a student sees with no notice;
@@ -32,7 +32,7 @@ DATA_FILES = {"everyday": ROOT / "data" / "everyday_ko_en.tsv", "fresh": ROOT / 
 NOTICE_SEED = 99  # not the calibration's seed (4242): the rate is measured on sentences the threshold never saw
 GOALS = {"exact_match": 0.95, "alignment_accuracy": 0.85, "held_out_fire": 0.05, "coverage": 0.75,
          "notice_recall": 0.80, "weights_mb": 50.0}
-SIGNALS = ("unknown_words", "outside_constructions", "lost_nouns", "low_confidence")  # translation_report's
+SIGNALS = ("unknown_words", "outside_constructions", "lost_words", "low_confidence")  # translation_report's
 
 
 @cache

@@ -248,7 +248,7 @@ def sampled_output(traced) -> bool:
 
 def outside_notice(loaded, text: str, traced) -> None:
     """The honest notice, on every page before the output: words the model cannot see (<unk>), known words
-    in a construction its grammar never writes, and known nouns its translation lost (inference/report.py),
+    in a construction its grammar never writes, and known words its translation lost (inference/report.py),
     each named in the sentence."""
     from explorer.figures.vocab import outside_marked_markdown, unknown_words_from_pieces, unsure_notice
     from explorer.i18n import md_escape
@@ -264,7 +264,7 @@ def outside_notice(loaded, text: str, traced) -> None:
     except Exception:  # the recogniser must never take a page down; the <unk> notice still stands
         report = None
     constructions = set(report.outside_constructions) if report is not None else set()
-    lost = set(report.lost_nouns) if report is not None else set()
+    lost = set(report.lost_words) if report is not None else set()
     unsure = report is not None and report.low_confidence  # a confidence was measured: `lead` is set
     drawn = sampled_output(traced)
     if not unknown.n_unknown and not constructions and not lost and not unsure:
@@ -276,10 +276,10 @@ def outside_notice(loaded, text: str, traced) -> None:
         if constructions:
             named = ", ".join(f"«{md_escape(word)}»" for word in report.outside_constructions)
             st.warning(tr("vocab.outside_notice", words=named), icon=":material/help:")
-        if lost:  # known nouns in a known construction, and the output holds no English word written for them
-            named = ", ".join(f"«{md_escape(word)}»" for word in report.lost_nouns)
+        if lost:  # known words in a known construction, and the output holds no English word written for them
+            named = ", ".join(f"«{md_escape(word)}»" for word in report.lost_words)
             st.warning(tr("vocab.lost_notice_drawn" if drawn else "vocab.lost_notice", words=named,
-                          n=len(report.lost_nouns)), icon=":material/help:")
+                          n=len(report.lost_words)), icon=":material/help:")
         if unsure:  # every word known, the construction too, and still the model doubts a word of its output
             key, values = unsure_notice(lead, report.min_lead, NOTICE_QUANTILE, drawn)
             st.warning(tr(key, **values), icon=":material/help:")

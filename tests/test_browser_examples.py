@@ -142,18 +142,18 @@ def test_a_translation_that_lost_a_noun_names_it(server, browser):
 
     loaded = core.load("ko-en-toy")
     reports = [translation_report(loaded, text) for text in LOST]
-    report = next((r for r in reports if r["lost_nouns"] and not r["unknown_words"]
+    report = next((r for r in reports if r["lost_words"] and not r["unknown_words"]
                    and not r["outside_constructions"]), None)
-    assert report is not None, [(r["text"], r["output_text"], r["lost_nouns"]) for r in reports]
+    assert report is not None, [(r["text"], r["output_text"], r["lost_words"]) for r in reports]
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(page_url(server.url, "", model="ko-en-toy", lang="English", text=report["text"]))
     settled(page)
     notice = page.locator(".st-key-unknown_notice")
     notice.wait_for(timeout=30_000)
     said = re.search(r"The translation lost \d+ words? this model knows, (.*?): its output", notice.inner_text())
-    assert said and re.findall(r"«([^»]+)»", said.group(1)) == report["lost_nouns"], notice.inner_text()
+    assert said and re.findall(r"«([^»]+)»", said.group(1)) == report["lost_words"], notice.inner_text()
     assert "Marked in the sentence:" in notice.inner_text()
-    assert notice.locator("strong").all_inner_texts() == report["lost_nouns"]  # marked in the sentence
+    assert notice.locator("strong").all_inner_texts() == report["lost_words"]  # marked in the sentence
     assert shown_code(page) == [report["text"], report["output_text"]]
     assert page.locator(EXCEPTION).count() == 0
     page.screenshot(path=str(SCREENSHOTS / "lost_noun_notice.png"))

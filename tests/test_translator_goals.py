@@ -67,7 +67,7 @@ def test_the_held_out_rate_counts_the_notice_of_the_seed_99_sentences(goals):
     counts = goals.held_out_fire_rate(bundled, 12, translation_report)
     reports = [translation_report(bundled, pair.source_text) for pair in model_task(bundled).held_out_pairs(12, 99)]
     assert counts["fired"] == sum(bool(r["outside_training"]) for r in reports)
-    assert counts["lost_nouns"] == sum(bool(r["lost_nouns"]) for r in reports)
+    assert counts["lost_words"] == sum(bool(r["lost_words"]) for r in reports)
     assert counts["rate"] == counts["fired"] / 12 and 0 < counts["fired"] <= 12
     assert counts["low_confidence"] == sum(bool(r["low_confidence"]) for r in reports)
 

@@ -188,7 +188,7 @@ def unknown_words_from_pieces(text: str, tok: Tokenization, truncated: bool = Fa
 
 def outside_marked_markdown(report: UnknownWords, constructions: set[str], lost: set[str] = frozenset()) -> str:
     """The input as Markdown: unknown words on orange, words of a construction the model never learned on
-    violet, known nouns the translation lost on blue (every word escaped: user text is never markup)."""
+    violet, known words the translation lost on blue (every word escaped: user text is never markup)."""
     parts = []
     for word, unknown in zip(report.words, report.unknown, strict=True):
         escaped = md_escape(word)

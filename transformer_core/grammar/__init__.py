@@ -4,7 +4,7 @@ gold word alignment.
 
 Data (beside these modules): the lexicon (one JSON file per stage: words, their senses and the tags that pick
 them, one entry a line, read in stage order with a schema check that names file, line and field), the token ids
-(vocabulary.txt), the recogniser's and the lost-noun check's tables (constructions_*.json, renderings_*.json).
+(vocabulary.txt), the recogniser's and the lost-word check's tables (constructions_*.json, renderings_*.json).
 Code: the rules (hangul.py: conjugation and particles; english.py), the phrases and the base constructions
 (base.py), the grammar's constructions, one layer of the grammar a module, each adding to the one before it
 (constructions_everyday.py, constructions_syllabus.py, constructions_modality_comparison.py,

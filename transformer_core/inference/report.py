@@ -10,9 +10,10 @@ Two ways a sentence leaves the training data of a grammar-trained translator:
 
 Either way the output is a guess, and the pages say so before the output, naming the words.
 
-A translation can also lose a noun the model knows, in a construction the grammar writes: fluent, confident and
-wrong (우리는 함께 점심을 먹었다 -> "we ate a baker"). The grammar's gold alignments say which English words each
-noun becomes (grammar/renderings.py: 점심 -> lunch); a noun none of whose words is in the output is named as lost.
+A translation can also lose a word the model knows, in a construction the grammar writes: fluent, confident and
+wrong (우리는 함께 점심을 먹었다 -> "we ate a baker"; 음악 듣는 것을 좋아합니다 -> "I like music"). The grammar's
+gold alignments say which English words each content word becomes (grammar/renderings.py: 점심 -> lunch, 듣 ->
+listen); a word none of whose English is in the output is named as lost.
 
 Another signal needs no grammar: the model's own confidence, read in the recorded forward as the lead of each
 chosen word over the next likeliest one (its "runner-up"): the difference of their logits, ln(p_word / p_runner_up).
@@ -47,7 +48,7 @@ class OutsideReport:
     words: list[str]  # the sentence's words as the tokenizer splits them (punctuation apart)
     unknown_words: list[str] = field(default_factory=list)
     outside_constructions: list[str] = field(default_factory=list)  # known words in a pattern never trained
-    lost_nouns: list[str] = field(default_factory=list)  # known nouns the output does not carry (renderings)
+    lost_words: list[str] = field(default_factory=list)  # known words the output does not carry (renderings)
     grammar: str = ""  # the grammar whose recogniser judged the sentence ("" = none: only <unk> is checked)
     confidence: float | None = None  # the smallest lead of a chosen output word (output_confidence; None: not measured)
     min_lead: float = 0.0  # the model's calibrated threshold (0 = no confidence check)
@@ -61,12 +62,12 @@ class OutsideReport:
     @property
     def outside_parts(self) -> list[str]:
         """Every word outside, in sentence order (unknown words and words of unknown constructions)."""
-        outside = set(self.unknown_words) | set(self.outside_constructions) | set(self.lost_nouns)
+        outside = set(self.unknown_words) | set(self.outside_constructions) | set(self.lost_words)
         return [word for word in self.words if word in outside]
 
     @property
     def outside_training(self) -> bool:
-        return bool(self.unknown_words or self.outside_constructions or self.lost_nouns or self.low_confidence)
+        return bool(self.unknown_words or self.outside_constructions or self.lost_words or self.low_confidence)
 
 
 # Korean writes no article: the model's doubt between "a" and "the" is no doubt about the meaning, so articles
@@ -167,7 +168,7 @@ def outside_report(loaded, text: str, src_tokens: list[str] | None = None,
                    confidence: float | None = None, output_text: str | None = None) -> OutsideReport:
     """The report of `text` for `loaded` (its tokenizer; `src_tokens`: the pieces a trace already has,
     else the text is tokenized here; `confidence`: output_confidence of that trace, if any; `output_text`: its
-    translation, for the lost-noun check). Cheap: a vocabulary lookup and set lookups per word."""
+    translation, for the lost-word check). Cheap: a vocabulary lookup and set lookups per word."""
     tokenizer = loaded.tokenizer
     words = _pre_tokens(tokenizer, text)
     unknown = [word for word in words if UNK_ID in tokenizer(word, add_special_tokens=False)["input_ids"]]
@@ -176,7 +177,7 @@ def outside_report(loaded, text: str, src_tokens: list[str] | None = None,
     lost: list[str] = []
     if grammar and words:
         from transformer_core.grammar.recogniser import outside_word_indices
-        from transformer_core.grammar.renderings import has_renderings, lost_nouns
+        from transformer_core.grammar.renderings import has_renderings, lost_words
 
         if src_tokens is None:
             src_tokens = tokenizer.convert_ids_to_tokens(tokenizer(text, add_special_tokens=False)["input_ids"])
@@ -187,7 +188,7 @@ def outside_report(loaded, text: str, src_tokens: list[str] | None = None,
             if index < len(words) and words[index] not in END_MARKS:  # the mark added above is not named
                 constructions.append(words[index])
         if output_text is not None and has_renderings(grammar):
-            lost = [words[index] for index in lost_nouns(pieces, output_text, grammar)
+            lost = [words[index] for index in lost_words(pieces, output_text, grammar)
                     if index < len(words) and words[index] not in unknown]
     return OutsideReport(words, unknown, sorted(set(constructions), key=constructions.index),
                          sorted(set(lost), key=lost.index), grammar, confidence,
@@ -197,13 +198,13 @@ def outside_report(loaded, text: str, src_tokens: list[str] | None = None,
 def translation_report(loaded, text: str) -> dict:
     """Translate `text` with `loaded` (transformer_core.load(name)) and say whether it lies outside the
     model's training: output_text, src_tokens, unknown_words, outside_training, outside_parts,
-    outside_constructions, lost_nouns, grammar (the recogniser's; "" = only unknown words are checked),
+    outside_constructions, lost_words, grammar (the recogniser's; "" = only unknown words are checked),
     confidence (output_confidence), low_confidence, least_lead (the Lead as a dict, or None)."""
     from transformer_core.inference.text import trace_text
 
     if not text.strip():
         return {"text": text, "output_text": "", "src_tokens": [], "unknown_words": [], "outside_training": False,
-                "outside_parts": [], "outside_constructions": [], "lost_nouns": [],
+                "outside_parts": [], "outside_constructions": [], "lost_words": [],
                 "grammar": recogniser_grammar(loaded), "confidence": None, "low_confidence": False,
                 "least_lead": None}
     result = trace_text(loaded, text)
@@ -213,7 +214,7 @@ def translation_report(loaded, text: str) -> dict:
     return {"text": text, "output_text": result.output_text, "src_tokens": list(result.src_tokens),
             "unknown_words": report.unknown_words, "outside_training": report.outside_training,
             "outside_parts": report.outside_parts, "outside_constructions": report.outside_constructions,
-            "lost_nouns": report.lost_nouns,
+            "lost_words": report.lost_words,
             "grammar": report.grammar, "confidence": report.confidence, "low_confidence": report.low_confidence,
             "least_lead": None if lead is None else asdict(lead)}
 
