@@ -34,11 +34,11 @@ def bundled():
     return transformer_core.load("ko-en-toy")
 
 
-def lead_by_torch(loaded, text: str) -> tuple[float, str, str]:
+def lead_by_torch(loaded, text: str, traced=None) -> tuple[float, str, str]:
     """Per output step the largest logits (torch.topk); the chosen word's (its id from the output's own token
     string) minus the largest other one that is not an article; the smallest over the words that are not a / an /
-    the, with the word and its runner-up."""
-    traced = trace_text(loaded, text)
+    the, with the word and its runner-up. `traced`: trace_text(loaded, text) when the caller has it already."""
+    traced = trace_text(loaded, text) if traced is None else traced
     logits = torch.as_tensor(np.array(traced.trace.numpy("logits"))).double()
     ids = loaded.tokenizer.convert_tokens_to_ids(list(traced.chosen_tokens))
     leads = []
@@ -180,9 +180,9 @@ def test_calibration_writes_the_second_percentile_of_confidences_on_right_transl
     written = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))["notice_min_lead"]
     right, wrong = [], []
     for pair in model_task(bundled).held_out_pairs(100, seed=7):
-        output = trace_text(bundled, pair.source_text).output_text
-        (right if is_the_grammars_translation(output, pair.target_text) else wrong).append(
-            lead_by_torch(bundled, pair.source_text)[0])
+        traced = trace_text(bundled, pair.source_text)
+        (right if is_the_grammars_translation(traced.output_text, pair.target_text) else wrong).append(
+            lead_by_torch(bundled, pair.source_text, traced)[0])
     assert wrong, "this draw must hold wrong translations, or it cannot tell the two calibrations apart"
     assert written == pytest.approx(float(np.quantile(right, 0.02)), abs=1e-4)
     assert written != pytest.approx(float(np.quantile(right + wrong, 0.02)), abs=1e-4)
