@@ -261,14 +261,12 @@ def carry_sidebar(page: str) -> None:
     names = [param.name for param in SIDEBAR_URL.params]
     now = {name: st.session_state.get(name) for name in names}
     carried = st.session_state.get(_SIDEBAR_CARRIED)
-    st.session_state[_SIDEBAR_CARRIED] = {"page": page, "values": now}
-    if not carried or carried["page"] == page:
-        return
+    switched = carried is not None and carried["page"] != page
     lost = {name: value for name, value in carried["values"].items()
-            if value is not None and value != now[name] and st.query_params.get(name) is None}
+            if value is not None and value != now[name] and st.query_params.get(name) is None} if switched else {}
+    st.session_state[_SIDEBAR_CARRIED] = {"page": page, "values": {**now, **lost}}
     if lost:
         st.session_state[_SIDEBAR_RESTORE] = lost
-        st.session_state[_SIDEBAR_CARRIED] = {"page": page, "values": {**now, **lost}}
         st.rerun()
 
 

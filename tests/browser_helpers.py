@@ -318,6 +318,13 @@ def click_nav_link(page, url_path: str, timeout: int = 30_000) -> None:
     raise AssertionError(f"no navigation link to /{url_path} in the top bar")
 
 
+def shows_step(page, number: int, timeout: float = 180_000) -> None:
+    """Wait until the main area shows lesson step `number`'s own heading in the Korean UI ("7단계 / 23 · ..."; a
+    check for the number anywhere would match an old "2단계 / 23" while step 3 draws)."""
+    page.wait_for_function("""n => [...document.querySelectorAll('[data-testid=stMain] h3')]
+        .some(h => h.innerText.startsWith(n + '단계'))""", arg=number, timeout=timeout, polling=POLL_MS)
+
+
 # Every plotly chart drawn and nothing stale or still a skeleton: a step's layout is final once this holds.
 CHARTS_RENDERED = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]
     .every(chart => chart.querySelector('.main-svg'))

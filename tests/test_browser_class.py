@@ -21,7 +21,7 @@ import transformer_core as core
 from explorer import lesson_service
 from explorer.figures import lesson
 from explorer.i18n import t
-from tests.browser_helpers import EXCEPTION, POLL_MS, page_url, require_chromium, streamlit_server
+from tests.browser_helpers import EXCEPTION, POLL_MS, page_url, require_chromium, shows_step, streamlit_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -61,11 +61,6 @@ def tab(browser, width: int, height: int):
 
 def no_exception(page) -> None:
     assert page.locator(EXCEPTION).count() == 0, page.locator(EXCEPTION).first.inner_text()
-
-
-def shows_step(page, number: int, timeout: float = 180_000) -> None:
-    page.wait_for_function(f"""() => [...document.querySelectorAll('[data-testid=stMain] h3')]
-        .some(h => h.innerText.startsWith('{number}단계'))""", timeout=timeout, polling=POLL_MS)
 
 
 def heading_top(page, number: int) -> float:

@@ -15,7 +15,15 @@ import pytest
 import transformer_core as core
 from explorer import lesson_service
 from explorer.figures import lesson
-from tests.browser_helpers import CHARTS_RENDERED, EXCEPTION, POLL_MS, page_url, require_chromium, wait_drawn
+from tests.browser_helpers import (
+    CHARTS_RENDERED,
+    EXCEPTION,
+    POLL_MS,
+    page_url,
+    require_chromium,
+    shows_step,
+    wait_drawn,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -152,10 +160,7 @@ def test_every_step_fits_a_390px_phone_and_a_step_opens_by_url(server, browser):
         for index, step in enumerate(STEPS):
             if index:
                 tab.locator(".st-key-lesson_next button").first.click()
-                # the heading itself: "2단계 / 23" would match an old heading that holds a 2 or a 3 anywhere
-                tab.wait_for_function("n => [...document.querySelectorAll('[data-testid=stMain] h3')]"
-                                      ".some(h => h.innerText.startsWith(n + '단계'))", arg=step.number,
-                                      timeout=60_000, polling=POLL_MS)
+                shows_step(tab, step.number, timeout=60_000)  # its own heading, not the old one
             wait_step(tab, step.number)
             tab.wait_for_function(CHARTS_RENDERED, timeout=60_000, polling=POLL_MS)  # nothing stale is measured
             assert overflow(tab) <= 1, f"step {step.number} scrolls sideways on a phone"
