@@ -32,8 +32,9 @@ from transformer_core.inference.generation import DecodingSettings, sampling_dis
 from transformer_core.tasks import Task
 
 TRACE_CACHE_ENTRIES = 32
-# Tensor bytes held by the shared trace cache. A ko-en-toy trace is ~1 MB, a 512-token paper-base
-# trace ~275 MB: at most two of those stay, and models + cache fit a 1.5 GB server.
+# Tensor bytes held by the shared trace cache. A ko-en-toy trace is ~1 MB, a 512-token paper-base trace with
+# its 50 output tokens 288 MiB (tests/test_long_input.py): one of those stays beside the small ones, and
+# models + cache fit a 1.5 GB server.
 TRACE_CACHE_BYTES = 512 * 2**20
 # Patched decoding recomputes the whole prefix at every step (no KV cache: a patch may depend on the
 # whole prefix, see generation.py), so it keeps a cap; unpatched outputs run to the model's max_len.
@@ -97,7 +98,7 @@ def get_decoded_trace(name: str, text: str, device: str, decoding: DecodingSetti
     teacher-forced pass runs over that output. Same shared cache, keyed by the strategy's settings
     (greedy shares get_trace's entry)."""
 
-    # Generation can run to input length + 50 steps (untrained paper-base): a bar shows how far. Made on the first
+    # Generation can run to input length + 50 steps (a long input): a bar shows how far. Made on the first
     # step of a generation only, not on every run: a cached trace (nearly every run) sends no element for it (two
     # messages per run saved, for each of a live class's phones on each step change).
     bar = None
@@ -235,7 +236,8 @@ def current_view(show_notices: bool = True, model: str | None = None,
             st.warning(tr("msg.truncated", n_cut=traced.n_truncated, n_total=traced.n_input_tokens,
                           max_len=loaded.config.max_len))
         if traced.has_decoder and traced.reached_limit:
-            st.info(tr("gen.limit_reached", n=len(traced.tgt_tokens) - 1, max_len=loaded.config.max_len))
+            limit = "gen.limit_reached" if loaded.trained else "gen.untrained_limit"  # inference.output_limit
+            st.info(tr(limit, n=len(traced.tgt_tokens) - 1, max_len=loaded.config.max_len))
         outside_notice(loaded, current.text, traced)
     return View(current, loaded, traced)
 

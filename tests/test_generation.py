@@ -503,6 +503,23 @@ def test_trace_text_stops_at_the_papers_limit_of_input_length_plus_50(tiny_model
     assert output_limit(model.config, 100) == 127 and output_limit(model.config, 3) == 53
 
 
+def test_an_untrained_model_stops_after_50_new_tokens_whatever_the_input_length(tiny_model_dir):
+    """Random weights never say EOS: the paper's input length + 50 would run a long input's noise to max_len."""
+    from dataclasses import replace
+
+    loaded = transformer_core.load(tiny_model_dir)
+    torch.manual_seed(1)
+    model = Transformer(tiny_config(max_len=128)).eval()
+    with torch.no_grad():
+        model.lm_head.bias[model.config.eos_token_id] = -1e4  # never EOS
+    text = "고양이가 생선을 먹는다. " * 25
+    trained = transformer_core.trace_text(replace(loaded, model=model, config=model.config), text)
+    untrained = transformer_core.trace_text(replace(loaded, model=model, config=model.config, trained=False), text)
+    n_src = len(trained.src_tokens)
+    assert n_src + 50 > 127 and len(trained.tgt_tokens) == 128  # the paper's limit, cut at max_len: BOS + 127
+    assert len(untrained.tgt_tokens) == 1 + 50 and untrained.reached_limit
+
+
 def test_both_models_implement_the_decoding_protocol_and_the_models_do_not_import_generation():
     """generate drives a model only through `Decodable`; the model modules never import generation."""
     import ast

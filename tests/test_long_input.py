@@ -92,6 +92,22 @@ def test_core_cuts_a_long_input_to_max_len_and_traces_finite_values(loaded, long
           f"recorded pass {traced.forward_seconds:.1f} s)")
 
 
+@needs_paper_base
+def test_a_512_token_input_is_traced_once_then_read_from_the_shared_cache(loaded):
+    """The app's trace of the long input with its whole output (untrained paper-base: 50 new tokens, never EOS)
+    fits the shared cache (288 MiB of its 512), so a click reads it back. Seen failing before the untrained
+    output limit: 511 noise tokens made a 742 MB trace, larger than the cache, traced again on every click."""
+    from explorer import services
+
+    cache = services.trace_cache()
+    hits = cache.hits
+    first = services.get_trace(MODEL, LONG_TEXT, "cpu")
+    assert len(first.traced.tgt_tokens) == 1 + 50 and first.traced.reached_limit  # BOS + 50 new tokens
+    assert first.traced.trace.nbytes <= services.TRACE_CACHE_BYTES, first.traced.trace.nbytes / 2**20
+    second = services.get_trace(MODEL, LONG_TEXT, "cpu")
+    assert second is first and cache.hits == hits + 1
+
+
 # ------------------------------------------------------------------------------------------------
 # Browser
 
@@ -168,6 +184,8 @@ def test_encoder_and_heads_pages_draw_a_512_token_input(browser_page, loaded, lo
         wanted = t("msg.truncated", "en", n_cut=traced.n_truncated, n_total=traced.n_input_tokens, max_len=max_len)
         notice = tab.locator("[data-testid=stAlert]").filter(has_text=wanted)
         assert notice.count() == 1 and notice.first.is_visible(), f"no visible truncation notice {wanted!r}"
+        stopped = t("gen.untrained_limit", "en", n=50, max_len=max_len)  # the output's limit, and why
+        assert tab.locator("[data-testid=stAlert]").filter(has_text=stopped).count() == 1, stopped
     # the whole encoder page: Streamlit scrolls inside stMain, so the viewport is made as tall as its content
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     height = tab.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")

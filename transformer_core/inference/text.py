@@ -87,7 +87,7 @@ def trace_text(loaded: LoadedModel, text: str, max_new_tokens: int | None = None
     generation = None
     if cfg.has_decoder:
         if max_new_tokens is None:
-            max_new_tokens = output_limit(cfg, len(ids))  # the paper's: input length + 50, within max_len
+            max_new_tokens = output_limit(cfg, len(ids), loaded.trained)  # the paper's: input length + 50
         start = time.perf_counter()
         generation = generate(model, src, max_new_tokens=max_new_tokens, patches=patches, progress=progress,
                               **(decoding or DecodingSettings()).kwargs())
