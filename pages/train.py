@@ -259,9 +259,9 @@ def done_line(task: str, metrics: dict, steps: int, seconds: float) -> None:
 
 def failure_line(status: dict) -> None:
     if status["error_code"] == "worker_lost":
-        from transformer_core.training.queue.liveness import HEARTBEAT_TTL_S
+        from transformer_core.training.queue.liveness import heartbeat_ttl_s
 
-        st.error(tr("lab.worker_lost", worker=status["worker"], seconds=HEARTBEAT_TTL_S))
+        st.error(tr("lab.worker_lost", worker=status["worker"], seconds=heartbeat_ttl_s()))
     else:
         st.error(tr("lab.failed", reason=status["error"]))
 

@@ -15,6 +15,7 @@ import pytest
 
 from tests.browser_helpers import EXCEPTION, launch, page_url, require_chromium, streamlit_server
 from tests.servers import lab_worker, running_redis
+from transformer_core.training.queue.liveness import WORKER_TTL_ENV
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -30,7 +31,7 @@ from tests import browser_helpers  # noqa: E402
 SHOTS = browser_helpers.SCREENSHOTS  # build/screenshots (ignored); `make screenshots` for docs/
 RECIPE = {"task": "copy", "preset": "tiny", "budget": 120}  # trains for two minutes unless stopped
 PROGRESS = re.compile(r"step ([1-9]\d*) / \d+ · elapsed (\d+):(\d\d) / 2:00")
-WORKER_LOST = re.compile(r"Worker w1 stopped during the run \(no answer for \d+ s\)")
+WORKER_LOST = re.compile(r"Worker w1 stopped during the run \(no answer for 8 s\)")
 LOST_WITHIN_S = 60
 
 
@@ -55,7 +56,8 @@ def lost_message(tab, timeout: float) -> str:
     return alert.inner_text().strip()
 
 
-def test_server_b_shows_the_run_started_on_server_a_and_the_lost_worker_like_a(tmp_path):
+def test_server_b_shows_the_run_started_on_server_a_and_the_lost_worker_like_a(tmp_path, monkeypatch):
+    monkeypatch.setenv(WORKER_TTL_ENV, "8")  # the worker's expiry, and what both servers say: 8 s, not 20
     lab_models = tmp_path / "lab_models"
     SHOTS.mkdir(parents=True, exist_ok=True)
     with running_redis() as (redis_url, _redis):

@@ -23,7 +23,7 @@ from transformer_core.store import StoreUnavailable
 from transformer_core.training.jobs import ACTIVE, CANCELLED, DONE, FAILED, RUNNING
 from transformer_core.training.lab_run import UNFINISHED_DIR
 from transformer_core.training.queue.keys import QUEUE_NAME
-from transformer_core.training.queue.liveness import HEARTBEAT_TTL_S
+from transformer_core.training.queue.liveness import WORKER_TTL_ENV
 from transformer_core.training.queue.manager import RedisJobManager
 from transformer_core.training.queue.messages import decode_snapshot, encode_snapshot
 from transformer_core.training.queue.worker import train_lab_job
@@ -33,6 +33,7 @@ from transformer_core.training.snapshots import load_snapshots
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
 WAIT_S = 240.0
+SHORT_TTL_S = 8  # a killed worker's expiry in these tests (liveness.WORKER_TTL_ENV; the default is 20 s)
 
 
 def wait_until(condition, timeout: float = WAIT_S, what: str = "condition"):
@@ -181,7 +182,8 @@ def test_stop_from_another_server_ends_the_run_once_and_its_model_is_named_for_w
 
 
 def test_a_worker_killed_mid_run_ends_its_job_naming_it_within_60_s_and_the_next_start_runs_elsewhere(
-        redis_url, workers):
+        redis_url, workers, monkeypatch):
+    monkeypatch.setenv(WORKER_TTL_ENV, str(SHORT_TTL_S))  # the workers and these servers: 8 s, not 20
     server_a, server_b = RedisJobManager(redis_url), RedisJobManager(redis_url)
     recipe = tiny(steps=0, budget=120)
     processes = {"w1": workers("w1"), "w2": workers("w2")}
@@ -201,8 +203,8 @@ def test_a_worker_killed_mid_run_ends_its_job_naming_it_within_60_s_and_the_next
         time.sleep(0.5)
     for _seconds, status in ended.values():
         assert status["error_code"] == "worker_lost" and status["worker"] == victim
-        assert victim in status["error"]
-    print("ended after", {k: round(v[0], 1) for k, v in ended.items()}, "s (heartbeat TTL", HEARTBEAT_TTL_S, "s)")
+        assert victim in status["error"] and f"no heartbeat for {SHORT_TTL_S} s" in status["error"]
+    print("ended after", {k: round(v[0], 1) for k, v in ended.items()}, "s (heartbeat TTL", SHORT_TTL_S, "s)")
     again = server_b.submit(recipe, "teacher")  # the next Start: a new run, on the worker still alive
     assert again.run != job.run
     wait_until(lambda: again.status()["step"] >= 3, what="the second run trains")
@@ -269,3 +271,11 @@ def test_redis_going_away_makes_the_lab_unavailable_and_it_recovers_when_redis_r
         assert server.available()
         job = server.submit(tiny(), "alice")
         assert job.status()["state"] == "queued" and server.queue.name == QUEUE_NAME
+
+
+def test_the_workers_expiry_comes_from_the_environment_within_bounds(monkeypatch):
+    from transformer_core.training.queue.liveness import HEARTBEAT_TTL_S, heartbeat_s, heartbeat_ttl_s
+
+    for value, ttl, beat in (("", HEARTBEAT_TTL_S, 3.0), ("8", 8, 2.0), ("3", 6, 1.5), ("soon", HEARTBEAT_TTL_S, 3.0)):
+        monkeypatch.setenv(WORKER_TTL_ENV, value)
+        assert (heartbeat_ttl_s(), heartbeat_s()) == (ttl, beat), value

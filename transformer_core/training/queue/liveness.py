@@ -13,6 +13,7 @@ every lab job still queued or running whose RQ job failed with "the worker NAME 
 
 from __future__ import annotations
 
+import os
 import threading
 
 import redis
@@ -25,27 +26,45 @@ from rq.registry import StartedJobRegistry
 from transformer_core.training.jobs import ACTIVE, FAILED, RUNNING
 from transformer_core.training.queue.keys import INDEX, decoded, end_job, job_key, text
 
-HEARTBEAT_S = 3.0  # the worker refreshes RQ's started-job registry entry this often ...
+HEARTBEAT_S = 3.0  # the worker refreshes RQ's started-job registry entry at most this often ...
 HEARTBEAT_TTL_S = 20  # ... with this expiry: a worker silent this long is taken for dead
 CHECK_S = 2.0  # a server looks for dead workers at most this often
+WORKER_TTL_ENV = "TRANSFORMER_EXPLORER_WORKER_TTL_S"  # another expiry, the same on the worker and the servers
+MIN_TTL_S = 6
+
+
+def heartbeat_ttl_s() -> int:
+    """How long a silent worker is given before its job ends as lost: HEARTBEAT_TTL_S, or WORKER_TTL_ENV's whole
+    seconds (at least MIN_TTL_S). The worker writes it into RQ's registry; the servers name it in the message."""
+    try:
+        return max(MIN_TTL_S, int(os.environ.get(WORKER_TTL_ENV, "") or HEARTBEAT_TTL_S))
+    except ValueError:
+        return HEARTBEAT_TTL_S
+
+
+def heartbeat_s() -> float:
+    """The beat: every HEARTBEAT_S, or a quarter of a shorter TTL, so that three beats can be late."""
+    return min(HEARTBEAT_S, heartbeat_ttl_s() / 4)
 
 
 class LabWorker(SimpleWorker):
-    """An RQ SimpleWorker (the job runs in this process) that beats every HEARTBEAT_S with a short TTL while a
-    job runs, so a killed worker's job is found abandoned within HEARTBEAT_TTL_S (+ a server's CHECK_S)."""
+    """An RQ SimpleWorker (the job runs in this process) that beats every heartbeat_s() with a short TTL while a
+    job runs, so a killed worker's job is found abandoned within heartbeat_ttl_s() (+ a server's CHECK_S)."""
 
     device = "cpu"
     current: LabWorker | None = None  # the worker running in this process (the job function asks it)
 
     def get_heartbeat_ttl(self, job) -> int:
-        return HEARTBEAT_TTL_S
+        return heartbeat_ttl_s()
 
     def execute_job(self, job, queue) -> None:
         LabWorker.current = self
         beating = threading.Event()
 
+        every = heartbeat_s()
+
         def beat() -> None:
-            while not beating.wait(HEARTBEAT_S):
+            while not beating.wait(every):
                 try:
                     if self.execution is not None:
                         self.maintain_heartbeats(job)
@@ -80,6 +99,6 @@ def end_lost_jobs(client: redis.Redis, queue: Queue, max_jobs: int) -> list[str]
         if lost:
             worker = fields.get("worker") or worker_name or "?"
             if end_job(client, job_id, fields["run"], FAILED, error_code="worker_lost", worker=worker,
-                       error=f"the worker {worker} stopped (no heartbeat for {HEARTBEAT_TTL_S} s)"):
+                       error=f"the worker {worker} stopped (no heartbeat for {heartbeat_ttl_s()} s)"):
                 ended.append(job_id)
     return ended
