@@ -67,11 +67,8 @@ def server(app_server):
 
 
 @pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="ko-KR")
-    tab = context.new_page()
-    yield tab
-    context.close()
+def page(reused_tabs):
+    return reused_tabs(1400, 1000)  # the module's one tab (conftest.reused_tabs); each test opens its own URL
 
 
 def open_and_wait(tab, url: str, heatmaps: int) -> float:

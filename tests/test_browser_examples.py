@@ -50,11 +50,11 @@ def shown_code(page) -> list[str]:
 
 
 @pytest.mark.parametrize("with_text_in_url", [False, True])
-def test_an_example_pill_becomes_the_input_in_one_click(server, browser, with_text_in_url):
+def test_an_example_pill_becomes_the_input_in_one_click(server, reused_tabs, with_text_in_url):
     params = {"model": "ko-en-toy", "lang": "English"}
     if with_text_in_url:
         params["text"] = "고양이가 생선을 먹었다."
-    page = browser.new_page()
+    page = reused_tabs(1280, 720, "en-US")  # the module's one tab (conftest.reused_tabs)
     page.goto(page_url(server.url, "", **params))
     settled(page)
     box = page.locator("input[aria-label='Sentence']")
@@ -65,16 +65,15 @@ def test_an_example_pill_becomes_the_input_in_one_click(server, browser, with_te
         sync_api.expect(box).to_have_value(example, timeout=30_000)
         assert shown_code(page) == [example, translation]
     assert page.locator(EXCEPTION).count() == 0
-    page.close()
 
 
-def test_unknown_words_are_named_next_to_the_output(server, browser):
+def test_unknown_words_are_named_next_to_the_output(server, reused_tabs):
     from transformer_core.inference.report import translation_report
 
     text = "우리 엄마는 요리를 잘하거든요 쩝쩝."
     report = translation_report(core.load("ko-en-toy"), text)
     assert report["unknown_words"] == ["잘하거든요", "쩝쩝"]
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = reused_tabs(1280, 800, "en-US")
     page.goto(page_url(server.url, "", model="ko-en-toy", lang="English", text=text))
     settled(page)
     notice = page.locator(".st-key-unknown_notice")
@@ -87,7 +86,6 @@ def test_unknown_words_are_named_next_to_the_output(server, browser):
     assert page.locator(EXCEPTION).count() == 0
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "unknown_words.png"))
-    page.close()
 
 
 # In the grammar, every word known: sentences some bundled ko-en-toy doubted (the first the bundled one doubts is shown)
@@ -96,7 +94,7 @@ DOUBTED = ("배를 타고 섬에 갔다.", "언덕 앞에 무당벌레가 몇 �
 # 0.04, both 배, the output right); the last: the learner9 model (its least likely word 0.16, the output right)
 
 
-def test_a_translation_the_model_doubts_says_so_without_naming_words(server, browser):
+def test_a_translation_the_model_doubts_says_so_without_naming_words(server, reused_tabs):
     """A sentence whose every word and construction the model learned, and still a word of its output led its
     runner-up by less than every word does in 98 % of the held-out sentences it translates right (the core's
     report says so): the notice says unsure, marks no word of the sentence, names the output word and its
@@ -108,7 +106,7 @@ def test_a_translation_the_model_doubts_says_so_without_naming_words(server, bro
     reports = [translation_report(loaded, text) for text in DOUBTED]
     report = next((r for r in reports if r["low_confidence"] and not r["outside_parts"]), None)
     assert report is not None, [(r["text"], r["confidence"]) for r in reports]
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = reused_tabs(1280, 800, "en-US")
     page.goto(page_url(server.url, "", model="ko-en-toy", lang="English", text=report["text"]))
     settled(page)
     notice = page.locator(".st-key-unknown_notice")
@@ -126,7 +124,6 @@ def test_a_translation_the_model_doubts_says_so_without_naming_words(server, bro
     assert shown_code(page) == [report["text"], report["output_text"]]
     assert page.locator(EXCEPTION).count() == 0
     page.screenshot(path=str(SCREENSHOTS / "unsure_notice.png"))
-    page.close()
 
 
 # Everyday sentences (benchmarks/data/everyday_ko_en.tsv) whose every word and construction a bundled model knew
@@ -135,7 +132,7 @@ def test_a_translation_the_model_doubts_says_so_without_naming_words(server, bro
 LOST = ("새 휴대폰을 사고 싶어.", "학교 식당 음식이 맛있어요.", "우산 가져가세요.", "누나가 결혼해서 미국에 살아.")
 
 
-def test_a_translation_that_lost_a_noun_names_it(server, browser):
+def test_a_translation_that_lost_a_noun_names_it(server, reused_tabs):
     """The core's report finds a known noun none of whose English the output holds; the page names that word
     in the notice and marks it in the sentence, before the output."""
     from transformer_core.inference.report import translation_report
@@ -145,7 +142,7 @@ def test_a_translation_that_lost_a_noun_names_it(server, browser):
     report = next((r for r in reports if r["lost_words"] and not r["unknown_words"]
                    and not r["outside_constructions"]), None)
     assert report is not None, [(r["text"], r["output_text"], r["lost_words"]) for r in reports]
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = reused_tabs(1280, 800, "en-US")
     page.goto(page_url(server.url, "", model="ko-en-toy", lang="English", text=report["text"]))
     settled(page)
     notice = page.locator(".st-key-unknown_notice")
@@ -157,4 +154,3 @@ def test_a_translation_that_lost_a_noun_names_it(server, browser):
     assert shown_code(page) == [report["text"], report["output_text"]]
     assert page.locator(EXCEPTION).count() == 0
     page.screenshot(path=str(SCREENSHOTS / "lost_noun_notice.png"))
-    page.close()

@@ -95,11 +95,8 @@ def server(app_server):
 
 
 @pytest.fixture
-def tab(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="ko-KR")
-    page = context.new_page()
-    yield page
-    context.close()
+def tab(reused_tabs):
+    return reused_tabs(1400, 1000)  # the module's one tab (conftest.reused_tabs); each test opens its own URL
 
 
 def wait_until(tab, ready: Callable[[], bool], what: str, timeout: float = 120.0, settle: float = 0.4) -> float:
