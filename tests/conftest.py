@@ -94,19 +94,23 @@ def browser():
 
 @pytest.fixture(scope="module")
 def reused_tabs(browser):
-    """tab(width, height, locale="ko-KR") -> the module's one tab for those settings, at that size. A tab that has
-    drawn the app draws the next page for about half the Chromium CPU of a fresh one (2026-12-07, the encoder
-    page: 2.4 to 2.9 s against 4.5 to 5.3 s in a new context or a new tab): the suite's browser time is mostly that
-    CPU. Each test opens its own URL (a new Streamlit session); the tab's size is set again on every hand-out."""
+    """tab(width, height, locale="ko-KR", **options) -> the module's one tab for those settings, at that size.
+    A tab that has drawn the app draws the next page for about half the Chromium CPU of a fresh one (2026-12-07,
+    the encoder page: 2.4 to 2.9 s against 4.5 to 5.3 s in a new context or a new tab): the suite's browser time
+    is mostly that CPU. Each test opens its own URL (a new Streamlit session); the tab's size is set again on
+    every hand-out and the browser storage its last page kept is cleared (Streamlit keeps an opened sidebar)."""
     contexts: dict[tuple, object] = {}
 
-    def tab(width: int, height: int, locale: str = "ko-KR"):
-        key = (locale,)
+    def tab(width: int, height: int, locale: str = "ko-KR", **options):
+        """`options`: more of new_context's settings (a phone's user_agent, is_mobile, has_touch), a tab each."""
+        key = (locale, *sorted(options.items()))
         if key not in contexts:
             context = browser.new_context(viewport={"width": width, "height": height}, locale=locale,
-                                          device_scale_factor=1)
+                                          device_scale_factor=1, **options)
             contexts[key] = (context, context.new_page())
         page = contexts[key][1]
+        if page.url.startswith("http"):  # what the last test's page kept in the browser (an opened sidebar)
+            page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
         page.set_viewport_size({"width": width, "height": height})
         return page
 
