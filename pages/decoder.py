@@ -13,6 +13,7 @@ from explorer.figures.generation import (
     BEAM_TREE_MAX_STEPS,
     BeamNode,
     beam_tree,
+    empty_output_key,
     kv_cache_view,
     next_token_candidates,
     sampling_bars,
@@ -76,7 +77,8 @@ def strategy_controls() -> DecodingSettings:
 def output_block(view, decoding: DecodingSettings) -> None:
     traced = view.traced
     st.markdown(f"**{tr('gen.output', strategy=tr(f'gen.strategy_{decoding.strategy}'))}**")
-    st.code(traced.output_text or tr("gen.output_empty"), language=None, wrap_lines=True)
+    empty = empty_output_key(len(traced.tgt_tokens) - 1)  # output tokens after BOS
+    st.code(traced.output_text or tr(empty), language=None, wrap_lines=True)
     st.caption(tr("gen.timing", decode_ms=traced.decode_seconds * 1000, forward_ms=traced.forward_seconds * 1000))
     cfg = view.loaded.config
     if cfg.bos_token_id == cfg.pad_token_id:  # Marian: no separate [BOS]; the start token is the pad token

@@ -101,3 +101,16 @@ def test_the_kv_cache_view_shows_rows_up_to_the_step_and_the_new_querys_weights(
     reads = np.asarray(bars.x, dtype=np.float64)
     assert abs(reads.sum() - 1) < 1e-5 and (reads[step + 1:] == 0).all()
     assert [shape.y0 for shape in fig.layout.shapes] == [step - 0.5, step - 0.5]  # the appended row
+
+
+def test_an_empty_output_says_whether_the_model_ended_at_once_or_wrote_only_special_tokens():
+    """Untrained paper-base writes 50 <s> (its limit): the decoder page said it had said end-of-sentence at once."""
+    import transformer_core as core
+    from explorer.figures.generation import empty_output_key
+    from explorer.i18n import t
+
+    traced = core.trace_text(core.load("paper-base"), "고양이가 생선을 먹었다.")
+    assert traced.output_text == "" and traced.reached_limit  # 50 special tokens, no EOS
+    assert t(empty_output_key(len(traced.tgt_tokens) - 1), "en") == (
+        "(empty: the model wrote only special tokens, such as <s>, which the text leaves out)")
+    assert empty_output_key(0) == "gen.output_empty"  # BOS, then EOS at once

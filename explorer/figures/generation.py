@@ -39,6 +39,12 @@ BEAM_TREE_MAX_STEPS = 64  # an untrained model's beam runs to max_len: draw the 
 SAMPLING_CANDIDATES = 12  # tokens shown in the sampling bars
 
 
+def empty_output_key(n_output_tokens: int) -> str:
+    """What an empty output text means (the text leaves special tokens out): the model said end-of-sentence at once
+    (no token before it), or it wrote only special tokens, such as untrained paper-base's <s> up to its limit."""
+    return "gen.output_empty" if n_output_tokens == 0 else "gen.output_only_special"
+
+
 def next_token_candidates(logits: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """(ids, probabilities) of the k most likely next tokens at one step, from that step's traced logits [V]
     (softmax in float64, best first)."""
