@@ -54,11 +54,17 @@ def open_sidebar(tab) -> None:
     sync_api.expect(tab.locator("[data-testid=stSidebarNav]")).to_be_visible(timeout=15_000)
 
 
-def test_the_korean_phone_navigation_has_no_english(server, reused_tabs):
+def phone_home_with_the_sidebar_open(reused_tabs, server: str):
+    """The overview on the phone in the Korean UI, its sidebar opened as a student opens it."""
     tab = phone_tab(reused_tabs)
     tab.goto(page_url(server, "", model=MODEL, lang="한국어"))
     wait_idle(tab)
     open_sidebar(tab)
+    return tab
+
+
+def test_the_korean_phone_navigation_has_no_english(server, reused_tabs):
+    tab = phone_home_with_the_sidebar_open(reused_tabs, server)
     more = tab.locator("[data-testid=stSidebarNavViewButton]")
     sync_api.expect(more).to_have_text(re.compile(r"^\d+개 더 보기$"), timeout=15_000)
     nav = tab.locator("[data-testid=stSidebarNav]")
@@ -71,10 +77,7 @@ def test_the_korean_phone_navigation_has_no_english(server, reused_tabs):
 
 
 def test_picking_an_example_on_a_phone_closes_the_sidebar_and_uses_the_example(server, reused_tabs):
-    tab = phone_tab(reused_tabs)
-    tab.goto(page_url(server, "", model=MODEL, lang="한국어"))
-    wait_idle(tab)
-    open_sidebar(tab)
+    tab = phone_home_with_the_sidebar_open(reused_tabs, server)
     pills = tab.locator("[data-testid=stSidebar] .st-key-example_pick button[data-variant=pills]")
     sync_api.expect(pills.nth(1)).to_be_visible(timeout=30_000)  # the sidebar has drawn its examples
     index, example = next((i, text) for i, text in enumerate(pills.all_inner_texts()) if text.strip() != TEXT)

@@ -484,18 +484,24 @@ def test_progress_is_reported_after_every_step(strategy):
     assert len(seen) >= result.ids.shape[1] - 1
 
 
-def test_trace_text_stops_at_the_papers_limit_of_input_length_plus_50(tiny_model_dir):
-    """Vaswani et al. 6.1: maximum output length = input length + 50 (within max_len)."""
+def never_ending(tiny_model_dir, trained: bool = True):
+    """The tiny model's tokenizer with a random max_len-128 model that never says EOS."""
     from dataclasses import replace
-
-    from transformer_core.inference.generation import output_limit
 
     loaded = transformer_core.load(tiny_model_dir)
     torch.manual_seed(1)
     model = Transformer(tiny_config(max_len=128)).eval()
     with torch.no_grad():
         model.lm_head.bias[model.config.eos_token_id] = -1e4  # never EOS
-    long_loaded = replace(loaded, model=model, config=model.config)
+    return replace(loaded, model=model, config=model.config, trained=trained)
+
+
+def test_trace_text_stops_at_the_papers_limit_of_input_length_plus_50(tiny_model_dir):
+    """Vaswani et al. 6.1: maximum output length = input length + 50 (within max_len)."""
+    from transformer_core.inference.generation import output_limit
+
+    long_loaded = never_ending(tiny_model_dir)
+    model = long_loaded.model
     traced = transformer_core.trace_text(long_loaded, "고양이가 생선을 먹는다.")
     n_src = len(traced.src_tokens)
     assert len(traced.tgt_tokens) == 1 + n_src + 50 < model.config.max_len  # BOS + input length + 50
@@ -505,16 +511,9 @@ def test_trace_text_stops_at_the_papers_limit_of_input_length_plus_50(tiny_model
 
 def test_an_untrained_model_stops_after_50_new_tokens_whatever_the_input_length(tiny_model_dir):
     """Random weights never say EOS: the paper's input length + 50 would run a long input's noise to max_len."""
-    from dataclasses import replace
-
-    loaded = transformer_core.load(tiny_model_dir)
-    torch.manual_seed(1)
-    model = Transformer(tiny_config(max_len=128)).eval()
-    with torch.no_grad():
-        model.lm_head.bias[model.config.eos_token_id] = -1e4  # never EOS
     text = "고양이가 생선을 먹는다. " * 25
-    trained = transformer_core.trace_text(replace(loaded, model=model, config=model.config), text)
-    untrained = transformer_core.trace_text(replace(loaded, model=model, config=model.config, trained=False), text)
+    trained = transformer_core.trace_text(never_ending(tiny_model_dir), text)
+    untrained = transformer_core.trace_text(never_ending(tiny_model_dir, trained=False), text)
     n_src = len(trained.src_tokens)
     assert n_src + 50 > 127 and len(trained.tgt_tokens) == 128  # the paper's limit, cut at max_len: BOS + 127
     assert len(untrained.tgt_tokens) == 1 + 50 and untrained.reached_limit
