@@ -99,24 +99,23 @@ def reused_tabs(browser):
     the encoder page: 2.4 to 2.9 s against 4.5 to 5.3 s in a new context or a new tab): the suite's browser time
     is mostly that CPU. Each test opens its own URL (a new Streamlit session); the tab's size is set again on
     every hand-out and the browser storage its last page kept is cleared (Streamlit keeps an opened sidebar)."""
-    contexts: dict[tuple, object] = {}
+    tabs: dict[tuple, object] = {}  # one page per setting, each in its own context (page.context)
 
     def tab(width: int, height: int, locale: str = "ko-KR", **options):
         """`options`: more of new_context's settings (a phone's user_agent, is_mobile, has_touch), a tab each."""
         key = (locale, *sorted(options.items()))
-        if key not in contexts:
-            context = browser.new_context(viewport={"width": width, "height": height}, locale=locale,
-                                          device_scale_factor=1, **options)
-            contexts[key] = (context, context.new_page())
-        page = contexts[key][1]
+        if key not in tabs:
+            tabs[key] = browser.new_context(viewport={"width": width, "height": height}, locale=locale,
+                                            device_scale_factor=1, **options).new_page()
+        page = tabs[key]
         if page.url.startswith("http"):  # what the last test's page kept in the browser (an opened sidebar)
             page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
         page.set_viewport_size({"width": width, "height": height})
         return page
 
     yield tab
-    for context, _ in contexts.values():
-        context.close()
+    for page in tabs.values():
+        page.context.close()
 
 
 @pytest.fixture(scope="session")

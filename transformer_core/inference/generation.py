@@ -226,15 +226,15 @@ def sampling_distributions(logits: torch.Tensor, temperature: float = 1.0, top_k
 # --- the decoding loop ----------------------------------------------------------------------------------
 
 # "We set the maximum output length during inference to input length + 50, but terminate early when
-# possible" (Vaswani et al. 2017, section 6.1). trace_text (the app) uses it by default: an untrained
-# model never says EOS, and running it to max_len made paper-base traces ~300 MB each.
+# possible" (Vaswani et al. 2017, section 6.1). trace_text (the app) uses it by default, and gives an untrained
+# model, which never says EOS, 50 new tokens whatever the input's length (output_limit).
 PAPER_EXTRA_OUTPUT = 50
 
 
 def output_limit(config, n_src: int, trained: bool = True) -> int:
     """The paper's inference limit on new tokens: input length + 50, within the positional table. An untrained
     model (random weights: it never says EOS) stops after 50 new tokens whatever the input's length: run to the
-    paper's limit, a 512-token input on paper-base wrote 511 tokens of noise in 11 s into a 708 MiB trace, more
+    paper's limit, a 512-token input on paper-base wrote 511 tokens of noise in 11 s into a 742 MB trace, more
     than the app's whole trace cache holds, so every click traced it again."""
     limit = n_src + PAPER_EXTRA_OUTPUT if trained else PAPER_EXTRA_OUTPUT
     return max(0, min(config.max_len - 1, limit))

@@ -60,7 +60,6 @@ class LabWorker(SimpleWorker):
     def execute_job(self, job, queue) -> None:
         LabWorker.current = self
         beating = threading.Event()
-
         every = heartbeat_s()
 
         def beat() -> None:
