@@ -236,7 +236,7 @@ def current_view(show_notices: bool = True, model: str | None = None,
             st.warning(tr("msg.truncated", n_cut=traced.n_truncated, n_total=traced.n_input_tokens,
                           max_len=loaded.config.max_len))
         if traced.has_decoder and traced.reached_limit:
-            limit = "gen.limit_reached" if loaded.trained else "gen.untrained_limit"  # inference.output_limit
+            limit = "gen.untrained_limit" if traced.limit_rule == "untrained" else "gen.limit_reached"
             st.info(tr(limit, n=len(traced.tgt_tokens) - 1, max_len=loaded.config.max_len))
         outside_notice(loaded, current.text, traced)
     return View(current, loaded, traced)

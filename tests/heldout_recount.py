@@ -115,5 +115,5 @@ def greedy_text(loaded, text: str) -> str:
     from transformer_core.inference.text import encode_text, output_limit
 
     ids, _ = encode_text(loaded, text)
-    out = greedy_by_hand(loaded.model.eval(), ids, output_limit(loaded.config, len(ids)))
+    out = greedy_by_hand(loaded.model.eval(), ids, output_limit(loaded, len(ids)))
     return loaded.tokenizer.decode(out, skip_special_tokens=True)

@@ -506,7 +506,8 @@ def test_trace_text_stops_at_the_papers_limit_of_input_length_plus_50(tiny_model
     n_src = len(traced.src_tokens)
     assert len(traced.tgt_tokens) == 1 + n_src + 50 < model.config.max_len  # BOS + input length + 50
     assert traced.reached_limit
-    assert output_limit(model.config, 100) == 127 and output_limit(model.config, 3) == 53
+    assert output_limit(long_loaded, 100) == 127 and output_limit(long_loaded, 3) == 53
+    assert traced.limit_rule == "paper"
 
 
 def test_an_untrained_model_stops_after_50_new_tokens_whatever_the_input_length(tiny_model_dir):
@@ -516,7 +517,22 @@ def test_an_untrained_model_stops_after_50_new_tokens_whatever_the_input_length(
     untrained = transformer_core.trace_text(never_ending(tiny_model_dir, trained=False), text)
     n_src = len(trained.src_tokens)
     assert n_src + 50 > 127 and len(trained.tgt_tokens) == 128  # the paper's limit, cut at max_len: BOS + 127
-    assert len(untrained.tgt_tokens) == 1 + 50 and untrained.reached_limit
+    assert len(untrained.tgt_tokens) == 1 + 50 and untrained.reached_limit and untrained.limit_rule == "untrained"
+
+
+def test_the_corpus_and_sampling_stop_an_untrained_model_where_trace_text_does(tiny_model_dir):
+    """One limit for every decoder of the app: the corpus page and the sampling draws too, not /decoder alone."""
+    from transformer_core.analysis.calibration import sample_texts
+    from transformer_core.analysis.heads import text_corpus
+
+    text = "고양이가 생선을 먹는다. " * 25
+    untrained = never_ending(tiny_model_dir, trained=False)
+    (item,) = text_corpus(untrained, [text]).items
+    assert len(item.decoder_ids) == 1 + 50  # BOS + 50
+    (draw,) = sample_texts(untrained, text, draws=1)
+    assert len(draw.split()) <= 50  # each new token writes at most one word
+    (trained_item,) = text_corpus(never_ending(tiny_model_dir), [text]).items
+    assert len(trained_item.decoder_ids) == 128  # the paper's limit, cut at max_len: BOS + 127
 
 
 def test_both_models_implement_the_decoding_protocol_and_the_models_do_not_import_generation():

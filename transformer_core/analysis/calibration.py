@@ -101,5 +101,5 @@ def sample_texts(loaded, text: str, draws: int = 5, seed: int = 0, temperature: 
     ids, _ = encode_text(loaded, text)
     src = torch.tensor([ids] * draws, dtype=torch.long, device=loaded.device)
     result = generate(loaded.model, src, strategy="sample", temperature=temperature, seed=seed,
-                      max_new_tokens=output_limit(loaded.config, len(ids)))
+                      max_new_tokens=output_limit(loaded, len(ids)))
     return [loaded.tokenizer.decode(result.tokens(row), skip_special_tokens=True) for row in range(draws)]

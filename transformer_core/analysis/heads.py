@@ -180,7 +180,7 @@ def text_corpus(loaded: LoadedModel, lines: Sequence[str], batch_size: int = 64,
         for start in range(0, len(order), batch_size):
             rows = order[start:start + batch_size]
             src = pad_batch([encoded[i] for i in rows], cfg.pad_token_id).to(loaded.device)
-            limit = output_limit(cfg, max(len(encoded[i]) for i in rows))
+            limit = output_limit(loaded, max(len(encoded[i]) for i in rows))
             with torch.no_grad():
                 result = generate(model, src, max_new_tokens=limit)
             for row, i in enumerate(rows):

@@ -226,18 +226,32 @@ def sampling_distributions(logits: torch.Tensor, temperature: float = 1.0, top_k
 # --- the decoding loop ----------------------------------------------------------------------------------
 
 # "We set the maximum output length during inference to input length + 50, but terminate early when
-# possible" (Vaswani et al. 2017, section 6.1). trace_text (the app) uses it by default, and gives an untrained
-# model, which never says EOS, 50 new tokens whatever the input's length (output_limit).
+# possible" (Vaswani et al. 2017, section 6.1). Every decoder of the app (trace_text, the corpus, the sampling
+# draws) asks output_limit, which gives an untrained model, which never says EOS, 50 new tokens whatever the
+# input's length.
 PAPER_EXTRA_OUTPUT = 50
+LimitRule = Literal["paper", "untrained"]
 
 
-def output_limit(config, n_src: int, trained: bool = True) -> int:
-    """The paper's inference limit on new tokens: input length + 50, within the positional table. An untrained
-    model (random weights: it never says EOS) stops after 50 new tokens whatever the input's length: run to the
-    paper's limit, a 512-token input on paper-base wrote 511 tokens of noise in 11 s into a 742 MB trace, more
-    than the app's whole trace cache holds, so every click traced it again."""
-    limit = n_src + PAPER_EXTRA_OUTPUT if trained else PAPER_EXTRA_OUTPUT
-    return max(0, min(config.max_len - 1, limit))
+class HasTrainedConfig(Protocol):
+    """What the limit needs of a loaded model (io.LoadedModel): its config and whether it was trained."""
+
+    config: Any
+    trained: bool
+
+
+def limit_rule(loaded: HasTrainedConfig) -> LimitRule:
+    """Which output limit applies to `loaded`: the paper's, or the untrained model's 50 tokens."""
+    return "paper" if loaded.trained else "untrained"
+
+
+def output_limit(loaded: HasTrainedConfig, n_src: int) -> int:
+    """New tokens for an input of `n_src` tokens: the paper's input length + 50 for a trained model, 50 for an
+    untrained one (random weights: it never says EOS), within the positional table. Run to the paper's limit, a
+    512-token input on untrained paper-base wrote 511 tokens of noise in 11 s into a 742 MB trace, more than the
+    app's whole trace cache holds, so every click traced it again."""
+    limit = n_src + PAPER_EXTRA_OUTPUT if limit_rule(loaded) == "paper" else PAPER_EXTRA_OUTPUT
+    return max(0, min(loaded.config.max_len - 1, limit))
 
 
 def step_limit(model: Decodable, max_new_tokens: int | None) -> int:

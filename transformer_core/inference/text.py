@@ -8,7 +8,14 @@ from dataclasses import dataclass
 
 import torch
 
-from transformer_core.inference.generation import DecodingSettings, GenerationResult, generate, output_limit
+from transformer_core.inference.generation import (
+    DecodingSettings,
+    GenerationResult,
+    LimitRule,
+    generate,
+    limit_rule,
+    output_limit,
+)
 from transformer_core.io.loading import LoadedModel
 from transformer_core.tracing.hooks import Patch
 from transformer_core.tracing.names import LOGITS
@@ -24,7 +31,8 @@ class TextTrace:
     `logits[t]`, i.e. the token greedy decoding chose at step t (the last one is normally EOS);
     with sampling or beam search the chosen token is `tgt_tokens[t + 1]` (or EOS), which may differ.
     `generation` holds what the strategy recorded (beam hypotheses), `reached_limit` says the
-    output stopped at the length limit, not at EOS.
+    output stopped at the length limit, not at EOS, and `limit_rule` which limit that was (generation.limit_rule;
+    None when the caller gave max_new_tokens).
     """
 
     trace: Trace
@@ -41,6 +49,7 @@ class TextTrace:
     n_truncated: int  # tokens cut to fit max_len
     generation: GenerationResult | None = None  # None for an encoder
     reached_limit: bool = False
+    limit_rule: LimitRule | None = None
     # The token generation chose at each step t (row t of logits): tgt_tokens[t + 1], then EOS; "" for a last
     # row that was never used (the output stopped at the length limit). Equals predicted_tokens for greedy.
     chosen_tokens: list[str] | None = None
@@ -85,9 +94,10 @@ def trace_text(loaded: LoadedModel, text: str, max_new_tokens: int | None = None
     chosen: list[str] = []
     decode_seconds = 0.0
     generation = None
+    rule: LimitRule | None = None
     if cfg.has_decoder:
         if max_new_tokens is None:
-            max_new_tokens = output_limit(cfg, len(ids), loaded.trained)  # the paper's: input length + 50
+            rule, max_new_tokens = limit_rule(loaded), output_limit(loaded, len(ids))  # the paper's: input + 50
         start = time.perf_counter()
         generation = generate(model, src, max_new_tokens=max_new_tokens, patches=patches, progress=progress,
                               **(decoding or DecodingSettings()).kwargs())
@@ -113,6 +123,6 @@ def trace_text(loaded: LoadedModel, text: str, max_new_tokens: int | None = None
         output_text=output_text, kind=loaded.kind, model_name=loaded.name, device=str(device),
         forward_seconds=forward_seconds, decode_seconds=decode_seconds,
         n_input_tokens=n_full, n_truncated=max(0, n_full - len(ids)),
-        generation=generation, reached_limit=bool(generation and generation.reached_limit[0]),
+        generation=generation, reached_limit=bool(generation and generation.reached_limit[0]), limit_rule=rule,
         chosen_tokens=chosen if cfg.has_decoder else None,
     )
