@@ -271,11 +271,3 @@ def test_redis_going_away_makes_the_lab_unavailable_and_it_recovers_when_redis_r
         assert server.available()
         job = server.submit(tiny(), "alice")
         assert job.status()["state"] == "queued" and server.queue.name == QUEUE_NAME
-
-
-def test_the_workers_expiry_comes_from_the_environment_within_bounds(monkeypatch):
-    from transformer_core.training.queue.liveness import HEARTBEAT_TTL_S, heartbeat_s, heartbeat_ttl_s
-
-    for value, ttl, beat in (("", HEARTBEAT_TTL_S, 3.0), ("8", 8, 2.0), ("3", 6, 1.5), ("soon", HEARTBEAT_TTL_S, 3.0)):
-        monkeypatch.setenv(WORKER_TTL_ENV, value)
-        assert (heartbeat_ttl_s(), heartbeat_s()) == (ttl, beat), value
