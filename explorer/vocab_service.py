@@ -1,6 +1,6 @@
 """What a model knows, read from files: its example sentences (models/NAME/examples.json, built-in lists for the
 models that ship without a directory) and the translator's word list (the ko-en grammar's lexicon,
-transformer_core/data/lexicon.py FULL) as a table explorer.figures.vocab.search_words searches. No Streamlit here."""
+transformer_core/grammar/lexicon.py FULL) as a table explorer.figures.vocab.search_words searches. No Streamlit here."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def known_words() -> pd.DataFrame:
     """Every Korean entry of the ko-en grammar (the full lexicon): category, Korean, English.
 
     Categories are keys into explorer/i18n (ko.json, en.json) ("vocab.cat.animal", ...)."""
-    from transformer_core.data.lexicon import FULL
+    from transformer_core.grammar.lexicon import FULL
 
     rows: list[tuple[str, str, str]] = []
     for noun in FULL.common_nouns + FULL.places:

@@ -30,7 +30,7 @@ def documented_commands() -> list[tuple[str, ...]]:
 def test_the_documents_give_commands_and_the_pattern_reads_them():
     commands = documented_commands()
     assert ("transformer_core", "train") in commands and ("transformer_core", "evaluate") in commands
-    assert ("transformer_core.data.recogniser", "build") in commands  # a module's subcommand is run too
+    assert ("transformer_core.grammar.recogniser", "build") in commands  # a module's subcommand is run too
     assert COMMAND.findall("run `python -m transformer_core.train --task ko-en` now") == [("transformer_core.train",
                                                                                               "")]
 

@@ -97,7 +97,7 @@ def trace_text(loaded: LoadedModel, text: str, max_new_tokens: int | None = None
     rule: LimitRule | None = None
     if cfg.has_decoder:
         if max_new_tokens is None:
-            rule, max_new_tokens = limit_rule(loaded), output_limit(loaded, len(ids))  # the paper's: input + 50
+            rule, max_new_tokens = limit_rule(loaded), output_limit(loaded, len(ids))  # input + 50, or 50 untrained
         start = time.perf_counter()
         generation = generate(model, src, max_new_tokens=max_new_tokens, patches=patches, progress=progress,
                               **(decoding or DecodingSettings()).kwargs())

@@ -21,8 +21,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from transformer_core.data import BOS_ID, EOS_ID, PAD_ID
-from transformer_core.data.ko_en import REGISTERS
 from transformer_core.data.reverse import MAX_CHARS
+from transformer_core.grammar.base import REGISTERS
 from transformer_core.models.config import TransformerConfig
 from transformer_core.models.rnn import RNNConfig
 from transformer_core.tasks import LAB_TASKS, LengthLimit, lab_stream, lab_task, task_stream
