@@ -418,3 +418,29 @@ def test_a_model_that_fails_to_load_gets_a_friendly_message(tmp_path, monkeypatc
         assert "broken" in at.error[0].value.replace("\\", "")
         assert "Traceback" not in at.error[0].value
         assert not charts(at)
+
+
+def test_the_decoder_says_the_papers_limit_stopped_a_trained_model_that_never_ends(tmp_path, monkeypatch):
+    """A trained model that never says EOS runs to input length + 50: /decoder names that rule, not the untrained
+    model's 50 tokens (the notice follows the trace's limit_rule)."""
+    import torch
+
+    from tests.conftest import TINY_WORDS, build_word_tokenizer, tiny_config
+    from transformer_core.io.loading import save_model_dir
+
+    torch.manual_seed(1)
+    model = core.Transformer(tiny_config(max_len=128)).eval()
+    with torch.no_grad():
+        model.lm_head.bias[model.config.eos_token_id] = -1e4  # never EOS
+    save_model_dir(tmp_path / "never-ending", model, build_word_tokenizer(TINY_WORDS), description="never says EOS")
+    monkeypatch.setenv("TRANSFORMER_EXPLORER_MODELS", str(tmp_path))
+    text = "고양이가 생선을 먹는다"
+    traced = core.trace_text(core.load("never-ending"), text)
+    n_new = len(traced.tgt_tokens) - 1
+    assert traced.limit_rule == "paper" and n_new == len(traced.src_tokens) + 50
+    at = new_app("never-ending", text, lang="English")
+    at.run()
+    open_page(at, "pages/decoder.py")
+    notices = [info.value for info in at.info]
+    assert t("gen.limit_reached", "en", n=n_new, max_len=128) in notices, notices
+    assert t("gen.untrained_limit", "en", n=n_new, max_len=128) not in notices
