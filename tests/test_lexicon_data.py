@@ -165,3 +165,39 @@ def test_the_schema_check_names_a_bad_pair_and_an_unknown_irregular_class(tmp_pa
     finally:
         lexicon.load_lexicon.cache_clear()
         lexicon.load_additions.cache_clear()
+
+
+def test_every_word_table_is_read_by_the_module_it_names():
+    """word_lists.json is the grammar's words beyond the lexicon: each table read where its `used_by` says, no table
+    left that nothing reads, and no grammar module holds a literal table of words any more."""
+    import ast
+
+    raw = json.loads(lexicon.WORD_LISTS.read_text(encoding="utf-8"))
+    tables = {name: table for name, table in raw.items() if not name.startswith("_")}
+    assert len(tables) > 60 and set(lexicon.word_lists()) == set(tables)
+    for name, table in tables.items():
+        module = (lexicon.DATA_DIR / table["used_by"]).read_text(encoding="utf-8")
+        assert f'word_list("{name}")' in module, (name, table["used_by"])
+        assert table["about"], name
+    for path in sorted(lexicon.DATA_DIR.glob("forms*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Tuple | ast.Dict):
+                words = [c for c in ast.walk(node.value) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+                names = [n for n in ast.walk(node.value) if isinstance(n, ast.Name)]
+                assert len(words) < 8 or names, f"{path.name} line {node.lineno}: a table of words in code"
+
+
+@pytest.mark.parametrize(("table", "problem"), [
+    ('{"used_by": "forms.py", "about": "x", "words": ["a", 1.5]}', "field BAD.words[1]: expected a word"),
+    ('{"used_by": "forms.py", "about": "x", "words": [["a", true]]}', "field BAD.words[0][1]: expected a word"),
+    ('{"used_by": "forms.py", "about": "x", "words": {"go": ["went", null]}}', "field BAD.words['go'][1]"),
+    ('{"used_by": "forms.py", "words": ["a"]}', "expected the fields ['used_by', 'about', 'words']"),
+    ('{"used_by": "forms.py", "about": "x", "words": []}', "field 'words': expected a non-empty list"),
+])
+def test_a_bad_word_table_is_named_by_file_line_and_field(tmp_path, table, problem):
+    path = tmp_path / "word_lists.json"
+    path.write_text('{\n"_about": "test",\n"GOOD": {"used_by": "forms.py", "about": "x", "words": ["a"]},\n'
+                    f'"BAD": {table}\n}}\n', encoding="utf-8")
+    with pytest.raises(lexicon.LexiconError) as error:
+        lexicon.word_lists(path)
+    assert str(error.value).startswith("word_lists.json line 4: ") and problem in str(error.value), str(error.value)

@@ -11,7 +11,7 @@ from transformer_core.grammar.base import REGISTERS, Word, attach, copula_ending
 from transformer_core.grammar.forms_everyday import aseo_word, auxiliary_words, piece_word, present_participle
 from transformer_core.grammar.forms_particles import particle_word
 from transformer_core.grammar.forms_syllabus import past_participle
-from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb
+from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb, word_list
 
 BUT = "밖에"  # N밖에 + a negative predicate (사과밖에 안 먹었어요 -> ate only an apple)
 SEQUENCE = "서"  # -아/어서 of sequence (가서 만났어요 -> went and met): aseo_word, the reason's word
@@ -21,10 +21,7 @@ HOUR, MINUTE, HALF, WON, HOURS = "시", "분", "반", "원", "시간"  # 세 시
 HOW_LONG = ("얼마나",)  # 얼마나 걸려요? -> How long does it take?
 TAKE, TAKE_PAST = "걸리", "걸렸"  # 시간이 걸리다 / N 분 걸리다 (it takes N minutes)
 SINO_DIGITS = "일이삼사오육칠팔구"
-# Native numbers before a counter (한 시, 두 시간 ... 열두 시), with their English words.
-NATIVE_COUNTS = (("한", "one"), ("두", "two"), ("세", "three"), ("네", "four"), ("다섯", "five"), ("여섯", "six"),
-                 ("일곱", "seven"), ("여덟", "eight"), ("아홉", "nine"), ("열", "ten"), ("열한", "eleven"),
-                 ("열두", "twelve"))
+NATIVE_COUNTS = word_list("NATIVE_COUNTS")
 # Minutes (Sino-Korean: 오 분, 삼십 분), minutes past the hour, prices in won (오천 원, 만 오천 원): the English
 # writes a Sino-Korean number as digits (5 minutes, 3:30, 5,000 won), a native one as a word (two hours, three
 # o'clock).
@@ -32,17 +29,9 @@ DURATION_MINUTES = (5, 10, 15, 20, 30, 40, 45, 50)
 CLOCK_MINUTES = (10, 15, 20, 30, 40, 45, 50)
 PRICES = (500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 12000, 15000, 20000,
           25000, 30000, 35000, 40000, 50000, 100000)
-# -아/어서 of sequence with one object for both verbs (케이크를 만들어서 먹었어요 -> made a cake and ate it): the
-# first verbs (by stem and English sense) and the second ones; the object fits both.
-SEQUENCE_FIRST = frozenset({("만들", "make"), ("사", "buy"), ("요리하", "cook"), ("빌리", "borrow"), ("씻", "wash"),
-                            ("찾", "find"), ("받", "receive"), ("굽", "bake"), ("끓이", "boil")})
-SEQUENCE_SECOND = frozenset({("먹", "eat"), ("마시", "drink"), ("읽", "read"), ("입", "wear"), ("팔", "sell"),
-                             ("보", "watch"), ("쓰", "use")})
-LEARNER6_ENGLISH = ("only", "it", "It", "is", "Is", "was", "Was", "will", "Will", "be", "not", "did", "Did", "do", "Do",
-                    "does", "Does", "have", "has", "had", "am", "are", "Are", "were", "and", "or", "from", "to",
-                    "about", "at", "o'clock", "takes", "take", "took", "How", "how", "long", "a", "an", "hour",
-                    "hours", "minutes", "won", "lot", "of", "time", "them", "This", "this", "The", "the", "That",
-                    "that", "now", "?", ".")
+SEQUENCE_FIRST = frozenset(word_list("SEQUENCE_FIRST"))
+SEQUENCE_SECOND = frozenset(word_list("SEQUENCE_SECOND"))
+LEARNER6_ENGLISH = word_list("LEARNER6_ENGLISH")
 
 
 def fixed_subject_predicate(entry) -> Verb | Adjective:
@@ -101,12 +90,11 @@ DIGITS = "0123456789"
 DIGIT_SHARE = 0.4  # the share of learner6's numbers written as digits, as students type them
 YEAR, TIMES, AGE = "년", "번", "살"  # 2024년 (Sino-Korean), 세 번 (native: three times), 열세 살 (native)
 YEARS = (1990, 1995, 1999, 2000, 2001, 2005, 2010, 2015, 2018, 2019, 2020, 2021, 2022, 2023, 2024, 2025, 2026)
-NATIVE_TENS = ("열", "스물", "서른", "마흔", "쉰")
-NATIVE_UNITS = ("한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉")
-ENGLISH_UNITS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-ENGLISH_TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-                 "nineteen")
-ENGLISH_TENS = ("twenty", "thirty", "forty", "fifty")
+NATIVE_TENS = word_list("NATIVE_TENS")
+NATIVE_UNITS = word_list("NATIVE_UNITS")
+ENGLISH_UNITS = word_list("ENGLISH_UNITS")
+ENGLISH_TEENS = word_list("ENGLISH_TEENS")
+ENGLISH_TENS = word_list("ENGLISH_TENS")
 
 
 def digit_word(n: int, *rest: str) -> Word:

@@ -10,39 +10,10 @@ from transformer_core.grammar import hangul
 from transformer_core.grammar.base import REGISTERS, Word, attach, copula_ending, predicate_word
 from transformer_core.grammar.forms_collocations_numbers import digit_word, native_count, sino_words
 from transformer_core.grammar.forms_syllabus import future_adnominal_word
-from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb
+from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb, word_list
 
-# Noun-noun compounds (학교 식당 -> school cafeteria, 영어 숙제 -> English homework): a class of modifiers times a class
-# of heads, the first noun modifying the second in both languages (English keeps the Korean order: modifier, head).
-# A head: (Korean, English, English plural or "" for a mass noun, its article ("a": a / an, "the", "" none), the
-# verbs it is the object of as (stem, English)).
-# A modifier: (Korean, English); a country's English is its adjective (한국 음식 -> Korean food).
-SUBJECT_MODIFIERS = (("영어", "English"), ("한국어", "Korean"), ("수학", "math"), ("과학", "science"),
-                     ("역사", "history"), ("음악", "music"))
-COUNTRY_MODIFIERS = (("한국", "Korean"), ("일본", "Japanese"), ("중국", "Chinese"), ("미국", "American"),
-                     ("프랑스", "French"), ("이탈리아", "Italian"))
-EVENT_MODIFIERS = (("생일", "birthday"), ("크리스마스", "Christmas"))
-THING_COMPOUNDS = (
-    (SUBJECT_MODIFIERS, (("숙제", "homework", "", "the", (("하", "do"), ("끝내", "finish"))),
-                         ("책", "book", "books", "a", (("읽", "read"), ("사", "buy"))),
-                         ("선생님", "teacher", "teachers", "the", (("만나", "meet"),)),
-                         ("수업", "class", "", "", (("좋아하", "like"),)))),
-    (COUNTRY_MODIFIERS, (("음식", "food", "", "", (("먹", "eat"), ("좋아하", "like"), ("만들", "make"))),
-                         ("노래", "song", "songs", "a", (("부르", "sing"), ("좋아하", "like"))),
-                         ("영화", "movie", "movies", "a", (("보", "see"), ("좋아하", "like"))))),
-    (EVENT_MODIFIERS, (("선물", "present", "presents", "a", (("사", "buy"), ("받", "receive"))),
-                       ("케이크", "cake", "cakes", "a", (("먹", "eat"), ("만들", "make"), ("사", "buy"))),
-                       ("카드", "card", "cards", "a", (("쓰", "write"), ("받", "receive"))))),
-)
-# Places named by a compound, with what one does there (at the place: 에서; to it: 에 with 가다).
-PLACE_COMPOUNDS = (
-    ((("학교", "school"),), (("식당", "cafeteria", (("일하", "work"),)),
-                            ("도서관", "library", (("공부하", "study"), ("일하", "work"))),
-                            ("운동장", "playground", (("놀", "play"), ("운동하", "exercise"))))),
-    ((("회사", "company"),), (("식당", "cafeteria", (("일하", "work"),)),)),
-    ((("과일", "fruit"), ("꽃", "flower"), ("옷", "clothes"), ("신발", "shoe"), ("채소", "vegetable")),
-     (("가게", "shop", (("일하", "work"),)),)),
-)
+THING_COMPOUNDS = word_list("THING_COMPOUNDS")
+PLACE_COMPOUNDS = word_list("PLACE_COMPOUNDS")
 # With 좋아하다 (like) a countable head is plural and bare (likes Korean movies); with the others it takes "a".
 GENERIC_VERBS = frozenset({"like"})
 
@@ -51,24 +22,13 @@ GENERIC_VERBS = frozenset({"like"})
 # native one in words (for two months), as learner6's numbers. One of a unit is a / an (일 년 -> a year, 한 달 ->
 # a month); 일주일 (a week), 하루 (a day) and 이틀 (two days) are words of their own.
 DURING = "동안"
-DURATION_UNITS = (("년", "sino", (1, 3, 4, 5, 10), "year"), ("달", "native", (1, 2, 3, 6), "month"),
-                  ("주", "sino", (3, 4), "week"), ("일", "sino", (3, 5, 10), "day"),
-                  ("시간", "native", (1, 2, 3, 5), "hour"), ("분", "sino", (10, 20, 30), "minute"))
-# Digits typed (2년, 2주, 3일 ...): the numbers 이 (2) and 사 (4) read as other words in hangul before 년 and 주 (이
-# 년 "this ...", 이 주 "this week"), so 2 is typed only.
-TYPED_DURATIONS = {"년": (1, 2, 3, 5, 10), "주": (1, 2, 3), "일": (2, 3, 5, 7, 10), "분": (10, 20, 30)}
-DURATION_WORDS = ((("일주일",), ("a", "week")), (("하루",), ("a", "day")), (("이틀",), ("two", "days")))
-# What one does for years, months, weeks or days (studied Korean for 3 years; not "slept for 3 years"); for hours and
-# minutes any activity (learner6's STILL_VERBS).
-LONG_ACTIVITIES = frozenset({("공부하", "study"), ("일하", "work"), ("여행하", "travel"), ("운동하", "exercise"),
-                             ("쉬", "rest"), ("배우", "learn")})
-LONG_UNITS = ("년", "달", "주", "일")
+DURATION_UNITS = word_list("DURATION_UNITS")
+TYPED_DURATIONS = word_list("TYPED_DURATIONS")
+DURATION_WORDS = word_list("DURATION_WORDS")
+LONG_ACTIVITIES = frozenset(word_list("LONG_ACTIVITIES"))
+LONG_UNITS = word_list("LONG_UNITS")
 
-# Dates: N월 N일 (Sino-Korean: 삼월 오 일 -> March 5; typed 3월 5일); 유월 and 시월 drop the final consonant of 육
-# and 십.
-MONTHS = (("일월", "January"), ("이월", "February"), ("삼월", "March"), ("사월", "April"), ("오월", "May"),
-          ("유월", "June"), ("칠월", "July"), ("팔월", "August"), ("구월", "September"), ("시월", "October"),
-          ("십일월", "November"), ("십이월", "December"))
+MONTHS = word_list("MONTHS")
 MONTH, DAY = "월", "일"
 TODAY = "오늘"
 
@@ -76,19 +36,10 @@ TODAY = "오늘"
 # 간다 -> 간대요, 바쁘다 -> 바쁘대요, 먹었다 -> 먹었대요); the copula's 이다 -> 이래요 (학생이래요, 의사래요); the
 # future 거예요 -> 거래요 (먹을 거래요). 요 in polite and formal speech, none in banmal and plain (바쁘대).
 REPORTED_ENDING, REPORTED_COPULA, REPORTED_FUTURE = "대", "래", "거래"
-# Who says it, with the pronoun English repeats in the clause (Minsu says that he ...): names a Korean reads as a
-# man's or a woman's (unisex ones left out: 지수, 지민, 수빈, 하늘, 지호), and the third-person pronouns.
-NAME_PRONOUNS = {"민수": "he", "준호": "he", "하준": "he", "도윤": "he", "철수": "he", "민준": "he", "태민": "he",
-                 "현우": "he", "서준": "he", "우진": "he", "시우": "he", "건우": "he", "지은": "she", "서연": "she",
-                 "유나": "she", "영희": "she", "소라": "she", "은비": "she", "민지": "she", "예린": "she",
-                 "수아": "she", "하은": "she", "윤서": "she", "다은": "she", "채원": "she"}
-# The jobs a -(이)래요 sentence names (민수는 의사래요 -> Minsu says that he is a doctor).
-JOBS = ("학생", "의사", "요리사", "가수", "간호사", "군인", "작가", "기자", "변호사", "회사원", "대학생", "선생님")
-# The states a -는데 of background gives as the reason for a suggestion or request (피곤한데 집에 갈까요? -> I am
-# tired , so shall we go home?): how one feels, not what one is like (not "I am stingy , so ...").
-BACKGROUND_STATES = frozenset({"배고프", "바쁘", "피곤하", "아프", "심심하", "졸리", "배부르", "목마르", "한가하"})
-LEARNER8_ENGLISH = ("says", "say", "that", "so", ",", "It", "it", "am", "he", "she", "they", "is", "are", "was",
-                    "were", "will", "a", "an", "for", "on", "Today", "today", "the", "to", "at")
+NAME_PRONOUNS = word_list("NAME_PRONOUNS")
+JOBS = word_list("JOBS")
+BACKGROUND_STATES = frozenset(word_list("BACKGROUND_STATES"))
+LEARNER8_ENGLISH = word_list("LEARNER8_ENGLISH")
 
 
 def reported_word(entry: Verb | Adjective, tense: str, register: str) -> list[Word]:

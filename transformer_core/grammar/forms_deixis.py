@@ -9,18 +9,13 @@ from transformer_core.grammar.base import REGISTERS, Word, attach
 from transformer_core.grammar.forms_compounds_dates import JOBS
 from transformer_core.grammar.forms_everyday import auxiliary_words, go_word
 from transformer_core.grammar.forms_syllabus import myeon_word
-from transformer_core.grammar.lexicon import Lexicon
+from transformer_core.grammar.lexicon import Lexicon, word_list
 
-# 여기 / 거기 / 저기: a place named by pointing, with the English that takes no preposition (여기서 공부해요 -> I study
-# here; 여기 와요 -> come here; 저기에 가방이 있어요 -> There is a bag over there).
-DEICTIC_PLACES = (("여기", ("here",)), ("거기", ("there",)), ("저기", ("over", "there")))
-# Positions beside POSITIONS (위 on, 안 in ...): 집 밖에 -> outside the house; 학교 근처에 -> near the school.
-LEARNER10_POSITIONS = (("밖", "outside"), ("근처", "near"))
+DEICTIC_PLACES = word_list("DEICTIC_PLACES")
+LEARNER10_POSITIONS = word_list("LEARNER10_POSITIONS")
 BECOME_NOUN = ("되", "됐")  # N이 되다 (become a N): stem and past stem (돼요, 됐어요, 될 거예요, 되고 싶어요)
 ANY = "아무"  # 아무 N도 + a negative: (not) any N
-LEARNER10_ENGLISH = ("here", "there", "over", "outside", "near", "become", "becomes", "became", "any", "if", "If",
-                     ",", "will", "want", "wants", "wanted", "to", "a", "an", "do", "does", "did", "not", "have",
-                     "has", "had")
+LEARNER10_ENGLISH = word_list("LEARNER10_ENGLISH")
 
 
 def deictic_word(ko: str, role: str) -> Word:

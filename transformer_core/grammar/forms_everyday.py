@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from transformer_core.grammar import english, hangul
 from transformer_core.grammar.base import EXTENDED_GRAMMARS, Word, predicate_word, stem_pieces
-from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb, load_additions
+from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb, load_additions, word_list
 
 GRAMMAR_NAME = "everyday"
 LEARNER_GRAMMAR = "learner"  # the everyday constructions over the full + everyday + learner lexicon
@@ -207,14 +207,11 @@ def ja_word(stem: str) -> Word:
     return piece_word(stem, "자", stem)
 
 
-REQUEST_ENDINGS = (("주", "세요"), ("주", "십시오"), ("줘",))  # 주세요 (polite), 주십시오 (formal), 줘 (banmal)
+REQUEST_ENDINGS = word_list("REQUEST_ENDINGS")
 
 # --- English forms ------------------------------------------------------------------------------------------------
 
-ING_EXCEPTIONS = {"lie": "lying", "die": "dying", "tie": "tying", "see": "seeing", "be": "being",
-                  "forget": "forgetting", "begin": "beginning", "travel": "traveling", "visit": "visiting",
-                  "open": "opening", "listen": "listening", "enter": "entering", "wonder": "wondering",
-                  "quit": "quitting"}
+ING_EXCEPTIONS = word_list("ING_EXCEPTIONS")
 
 
 def present_participle(base: str) -> str:
@@ -243,18 +240,11 @@ def verb_form(base: str, tense: str, person: int, plural: bool) -> str:
     return " ".join([inflected, *rest])
 
 
-# Places relative to a noun: Korean position noun + 에 -> English preposition.
-POSITIONS = (("위", "on"), ("안", "in"), ("옆", "next to"), ("밑", "under"), ("앞", "in front of"), ("뒤", "behind"))
-SINO_FLOORS = (("일", "first"), ("삼", "third"), ("사", "fourth"), ("오", "fifth"), ("육", "sixth"),
-               ("칠", "seventh"), ("팔", "eighth"), ("구", "ninth"), ("십", "tenth"))  # 이 층 reads as "this floor"
+POSITIONS = word_list("POSITIONS")
+SINO_FLOORS = word_list("SINO_FLOORS")
 NATIVE_ONE = ("한", "one")
-AGES = (("스무", "twenty"), ("서른", "thirty"), ("마흔", "forty"), ("쉰", "fifty"))
-PRONOUNS = ("I", "you", "he", "she", "we", "they")
-ELDERS = ("선생님", "할머니", "할아버지", "어머니", "아버지", "부모님", "손님", "교수님", "사장님", "의사")
+AGES = word_list("AGES")
+PRONOUNS = word_list("PRONOUNS")
+ELDERS = word_list("ELDERS")
 TRANSPORT_VERBS = ("가", "오")
-ENGLISH_WORDS = ("want", "wants", "wanted", "to", "please", "Please", "give", "me", "there", "There", "no", "on",
-                 "under", "next", "in", "front", "of", "behind", "have", "has", "had", "so", "but", "while", ",",
-                 "cannot", "could", "can", "Let's", "why", "Why", "old", "years", "year", "o'clock", "It", "it",
-                 "time", "What", "many", "much", "How", "how", "cup", "cups", "by", "floor", "is", "are", "a",
-                 "the", "one", "be", "able", "not", "will", "Do", "Does", "Did", "do", "does", "did", "you", "I",
-                 "Is", "Are", "Was", "Were", "Can", "Could", "Will", "each", "every")
+ENGLISH_WORDS = word_list("ENGLISH_WORDS")

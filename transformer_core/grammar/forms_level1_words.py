@@ -10,37 +10,23 @@ from transformer_core.grammar import english, hangul
 from transformer_core.grammar.base import REGISTERS, Word
 from transformer_core.grammar.forms_collocations_numbers import AGE, fixed_subject_words, native_count
 from transformer_core.grammar.forms_syllabus import future_adnominal_word
-from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb
+from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb, word_list
 
-# Native numbers standing alone, as a count after the counted noun (아이가 둘 있어요 -> I have two children); before
-# a counter they are 한, 두, 세, 네 (NATIVE_COUNTS).
-STANDALONE_NUMBERS = (("하나", "one"), ("둘", "two"), ("셋", "three"), ("넷", "four"), ("다섯", "five"),
-                      ("여섯", "six"), ("일곱", "seven"), ("여덟", "eight"), ("아홉", "nine"), ("열", "ten"))
+STANDALONE_NUMBERS = word_list("STANDALONE_NUMBERS")
 # 많다 / 적다 (there are many / few Ns), by hangul.py's rules like every adjective: 많아요, 많았어요, 적습니다.
 MANY = Adjective("많", hangul.attributive_form("많"), hangul.past_stem("많"), "many", frozenset())
 FEW = Adjective("적", hangul.attributive_form("적"), hangul.past_stem("적"), "few", frozenset())
 # 모르다 (not know: 몰라요, 몰랐어요, 모를 거예요; 르-irregular), the same objects as 알다.
 NOT_KNOW_STEM = "모르"
 JUL = ("줄",)  # -(으)ㄹ 줄 알다 / 모르다 (know / not know how to V)
-# What one knows how to do (-(으)ㄹ 줄 알다): a skill, never a single act (not "knows how to sob"): swim, drive, cook,
-# dance, sing, ski ..., and these with an object: make (a cake), play (the piano), ride (a bicycle), speak, use.
-SKILL_VERBS = frozenset({
-    ("수영하", "swim"), ("운전하", "drive"), ("요리하", "cook"), ("춤추", "dance"), ("노래하", "sing"),
-    ("스키타", "ski"), ("만들", "make"), ("타", "ride"), ("치", "play"), ("쓰", "use"), ("읽", "read"),
-    ("고치", "fix"), ("그리", "draw"), ("말하", "speak")})
+SKILL_VERBS = frozenset(word_list("SKILL_VERBS"))
 # The level-1 words learner7 writes in constructions of its own, not as lexicon entries (level1_audit reads this).
 CONSTRUCTION_LEMMAS = {"verbs": ("모르다",), "adjectives": ("많다", "적다"),
                        "numerals": tuple(ko for ko, _ in STANDALONE_NUMBERS)}
-# Vocatives at the start of a request (선생님, ... -> Teacher, ...): the elders and parents one calls by their title,
-# in every speech level; a name takes 씨 in polite speech (민수 씨) and 아 / 야 in banmal and plain speech (지은아,
-# 민수야: hangul.py's vocative particle).
-VOCATIVE_TITLES = (("선생님", "Teacher"), ("할머니", "Grandma"), ("할아버지", "Grandpa"), ("엄마", "Mom"),
-                   ("아빠", "Dad"))
+VOCATIVE_TITLES = word_list("VOCATIVE_TITLES")
 NAME_TITLE = "씨"
-# The first English words of a request that a vocative before them lowers (Teacher, please ...).
-LOWERED_AFTER_VOCATIVE = frozenset({"Please", "Do", "Let's", "Shall", "Will", "Can", "Did", "Does", "Are",
-                                    "Is", "What", "Where", "Why", "How", "When"})
-POSSESSIVES = {"I": "my", "you": "your", "we": "our", "they": "their", "he": "his", "she": "her"}
+LOWERED_AFTER_VOCATIVE = frozenset(word_list("LOWERED_AFTER_VOCATIVE"))
+POSSESSIVES = word_list("POSSESSIVES")
 LEARNER7_ENGLISH = ("There", "there", "is", "are", "was", "were", "Is", "Are", "many", "few", "a", "lot", "of",
                     "little", "not", "do", "does", "did", "Do", "Does", "Did", "will", "know", "knew", "how", "to",
                     "has", "have", "had", "Has", "Have", "one", "two", *POSSESSIVES.values())

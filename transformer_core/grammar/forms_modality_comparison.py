@@ -10,37 +10,24 @@ from transformer_core.grammar import hangul
 from transformer_core.grammar.base import REGISTERS, Word
 from transformer_core.grammar.forms_everyday import LEARNER4_GRAMMAR, auxiliary_words, eu_class, go_word, piece_word
 from transformer_core.grammar.forms_syllabus import future_adnominal_word, gi_word, past_adnominal, present_adnominal
-from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb
+from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb, word_list
 
-# -겠- (intention: I will V; Will you V?): the ending by speech level, (statement, question).
-GESS_ENDINGS = {"plain": ("겠다", "겠니"), "polite": ("겠어요", "겠어요"), "formal": ("겠습니다", "겠습니까"),
-                "banmal": ("겠어", "겠어")}
-WILL_ENDINGS = {"plain": "게", "polite": "게요", "formal": "게요", "banmal": "게"}  # -(으)ㄹ게(요): I will (a promise)
+GESS_ENDINGS = word_list("GESS_ENDINGS")
+WILL_ENDINGS = word_list("WILL_ENDINGS")
 BECAUSE, NASEO, THING = ("때문", "에"), ("나서",), ("것",)  # -기 때문에, -고 나서, -(으)ㄴ/는 것 같다
 SEEM = ("같", "같았")  # 같다: the stem and past stem of -(으)ㄴ/는 것 같다 (I think ...)
 TAG_ENDINGS = ("지요", "죠")  # -지요? / -죠? (..., right?)
-# N 때문에 (because of the N): the nouns that can be a reason (the weather, traffic, noise, an exam); not a season
-# (because of the summer) nor a word English says without "the" (global warming).
-REASON_TAGS = frozenset({"weather", "traffic", "noise", "exam"})
+REASON_TAGS = frozenset(word_list("REASON_TAGS"))
 NOT_REASONS = frozenset({"season"})
 REASONS_WITHOUT_THE = frozenset({"global warming", "climate"})
-# -아/어 있다 (a state that results): the verbs that take it and the English state (문이 열려 있어요 -> The door is
-# open; 민수는 앉아 있어요 -> Minsu is sitting); 꺼지다: a lamp or light is off, a candle or fire is out.
-STATE_ENGLISH = {"열리": "open", "닫히": "closed", "앉": "sitting", "서": "standing", "눕": "lying down",
-                 "꺼지": "off"}
+STATE_ENGLISH = word_list("STATE_ENGLISH")
 STATE_OUT_TAGS = frozenset({"candle", "fire"})
-# N보다 (더) ADJ and PLACE에서 제일/가장 ADJ: English comparatives and superlatives by rule (english_degree), for
-# the adjectives a person can be compared in (not these: they do not grade, or their -er reads as another word).
-UNGRADED = frozenset({"different", "similar", "intact", "unique", "perfect", "just", "late", "fine", "hurt", "sorry",
-                      "wronged", "close", "free", "full", "naive", "afraid", "fun"})
-IRREGULAR_DEGREES = {"good": ("better", "best"), "bad": ("worse", "worst")}
+UNGRADED = frozenset(word_list("UNGRADED"))
+IRREGULAR_DEGREES = word_list("IRREGULAR_DEGREES")
 TWO_VOWEL_SYLLABLES = frozenset({"fluent"})  # flu-ent: one vowel group, two syllables (more fluent)
 MORE = ("더",)
 SUPERLATIVE_WORDS = (("제일",), ("가장",))
-LEARNER4_ENGLISH = ("because", "Because", "after", "After", "I", "think", "decided", "decide", "Did", "did",
-                    "came", "come", "will", "Will", "you", "right", ",", "to", "but", "open", "closed", "sitting",
-                    "standing", "lying", "down", "off", "out", "Is", "Are", "Was", "Were", "the", "The", "than",
-                    "more", "most", "in", "of")
+LEARNER4_ENGLISH = word_list("LEARNER4_ENGLISH")
 
 
 def gess_word(stem: str, register: str, question: bool = False) -> Word:

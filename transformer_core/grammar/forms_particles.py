@@ -11,47 +11,25 @@ from transformer_core.grammar.base import REGISTERS, Word
 from transformer_core.grammar.forms_everyday import LEARNER5_GRAMMAR, auxiliary_words, eu_class, infinitive, piece_word
 from transformer_core.grammar.forms_modality_comparison import comparable, english_degree
 from transformer_core.grammar.forms_syllabus import future_adnominal_word, gi_word, present_adnominal
-from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb
+from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb, word_list
 
 ONLY, ALSO = "만", "도"  # N만 (only N), N도 (N too): in place of the object particle
 UNTIL = "까지"  # PLACE1에서 PLACE2까지 (from PLACE1 to PLACE2)
-# The motion verbs whose English says "from ... to ..." (walked from the house to the school), by stem and sense.
-FROM_TO_VERBS = frozenset({("가", "go"), ("오", "come"), ("걸어가", "walk"), ("걸어오", "walk"), ("뛰어가", "run"),
-                           ("날아가", "fly"), ("돌아가", "return"), ("이사하", "move"), ("달려가", "dash")})
+FROM_TO_VERBS = frozenset(word_list("FROM_TO_VERBS"))
 COMPANION_PARTICLES = ("하고", "랑")  # N하고 / N(이)랑 (with N; 이랑 after a consonant)
-# -(으)ㄹ까요? (Shall we V?): the ending by speech level (the plain and banmal -(으)ㄹ까).
-SHALL_ENDINGS = {"plain": "까", "polite": "까요", "formal": "까요", "banmal": "까"}
+SHALL_ENDINGS = word_list("SHALL_ENDINGS")
 # -아/어 주다 (V for someone): the recipient's particle (에게 / 한테; an elder 께, with 드리다 in place of 주다).
 RECIPIENT_PARTICLES = ("에게", "한테")
 ELDER_RECIPIENT = "께"
 GIVE, GIVE_HUMBLE = ("주", "줬"), ("드리", "드렸")
-# The verbs whose -아/어 주다 English says with "for" (만들어 줬어요 -> made ... for N), by stem and English sense (a
-# stem with another sense, 쓰다 write / use, is not one of them).
-BENEFACTIVE_VERBS = frozenset({("만들", "make"), ("사", "buy"), ("읽", "read"), ("찾", "find"), ("그리", "draw"),
-                               ("고치", "fix"), ("요리하", "cook")})
+BENEFACTIVE_VERBS = frozenset(word_list("BENEFACTIVE_VERBS"))
 # -아/어지다 (got ADJ-er): 지다's stem and past stem; the weather adjectives whose change English says "got colder".
 BECOME = ("지", "졌")
-CHANGING_WEATHER = frozenset({"hot", "cold", "warm", "cool", "good", "bad", "clear", "cloudy", "humid", "chilly",
-                              "mild", "dry"})
-# -는 것을 / -기를 좋아하다 (like V-ing), 싫어하다 (hate V-ing): the verbs by stem and English sense.
-LIKING_VERBS = frozenset({("좋아하", "like"), ("싫어하", "hate")})
-# What one likes doing: a learner's hobbies and chores (the intransitive verbs by stem and English sense), so
-# that 좋아하다 never says "likes crashing".
-ACTIVITY_VERBS = frozenset({
-    ("놀", "play"), ("자", "sleep"), ("뛰", "run"), ("달리", "run"), ("걷", "walk"), ("쉬", "rest"),
-    ("공부하", "study"), ("일하", "work"), ("수영하", "swim"), ("운동하", "exercise"), ("노래하", "sing"),
-    ("요리하", "cook"), ("운전하", "drive"), ("춤추", "dance"), ("여행하", "travel"), ("산책하", "take a walk"),
-    ("쇼핑하", "go shopping"), ("이야기하", "talk"), ("설거지하", "do the dishes"), ("청소하", "clean"),
-    ("캠핑하", "go camping"), ("낚시하", "go fishing"), ("등산하", "go hiking"), ("낮잠자", "take a nap"),
-    ("외출하", "go out"), ("목욕하", "take a bath"), ("조깅하", "jog"), ("게임하", "play games"),
-    ("빨래하", "do the laundry"), ("외식하", "eat out"), ("요가하", "do yoga"), ("독서하", "read")})
-# What one does with someone (N하고 / N(이)랑): the hobbies and chores, going somewhere (the motion verbs), and these
-# (by stem and English sense); not "chase Jisu with the classmate", which English reads as a tool or a third party.
-JOINT_VERBS = frozenset({("먹", "eat"), ("마시", "drink"), ("보", "watch"), ("만들", "make"), ("요리하", "cook"),
-                         ("공부하", "study")})
-LEARNER5_ENGLISH = ("from", "with", "only", "too", "Shall", "shall", "we", "for", "got", "get", "Did", "did", "Will",
-                    "will", "the", "The", "weather", "I", "you", "?", ".", "like", "likes", "liked", "hate", "hates",
-                    "hated", "Do", "Does")
+CHANGING_WEATHER = frozenset(word_list("CHANGING_WEATHER"))
+LIKING_VERBS = frozenset(word_list("LIKING_VERBS"))
+ACTIVITY_VERBS = frozenset(word_list("ACTIVITY_VERBS"))
+JOINT_VERBS = frozenset(word_list("JOINT_VERBS"))
+LEARNER5_ENGLISH = word_list("LEARNER5_ENGLISH")
 
 
 def shall_word(verb: Verb, register: str) -> Word:

@@ -22,40 +22,15 @@ from transformer_core.grammar.forms_everyday import (
     takes_eu_endings,
     verb_form,
 )
-from transformer_core.grammar.lexicon import Lexicon, Verb
+from transformer_core.grammar.lexicon import Lexicon, Verb, word_list
 
-# Honorific suppletion: the stem an elder's -(으)시- goes on (먹다/마시다 -> 드시다, 자다 -> 주무시다, 말하다 ->
-# 말씀하시다; 있다 "stay" -> 계시다 is its own construction). honorific_words(base, ...) writes 드세요, 주무셨어요.
-HONORIFIC_BASES = {"먹": "드", "마시": "드", "자": "주무", "말하": "말씀하"}
+HONORIFIC_BASES = word_list("HONORIFIC_BASES")
 STAY_BASE = "계"  # 계시다: 할머니는 집에 계세요 (an elder is at a place)
 GI_BEFORE, AFTER = ("전", "에"), ("후", "에")  # -기 전에 (before V-ing), -(으)ㄴ 후에 (after V-ing)
 SU, JEOK = ("수",), ("적", "이")  # -(으)ㄹ 수 있다 (can), -(으)ㄴ 적이 있다 (have V-ed)
 TTAE = ("때",)  # -(으)ㄹ 때 (when)
-DONT_ENDINGS = {"polite": ("마", "세요"), "formal": ("마십", "시오"), "banmal": ("마",), "plain": ("마", "라")}
-# English past participles that differ from the simple past (the lexicon writes only the past): eaten, gone ...
-PAST_PARTICIPLES = {
-    "ate": "eaten", "went": "been", "saw": "seen", "wrote": "written", "took": "taken", "gave": "given",
-    "drove": "driven", "rode": "ridden", "spoke": "spoken", "broke": "broken", "chose": "chosen",
-    "forgot": "forgotten", "began": "begun", "drank": "drunk", "sang": "sung", "swam": "swum", "ran": "run",
-    "came": "come", "became": "become", "knew": "known", "grew": "grown", "threw": "thrown", "flew": "flown",
-    "drew": "drawn", "wore": "worn", "tore": "torn", "woke": "woken", "hid": "hidden", "bit": "bitten",
-    "fell": "fallen", "shook": "shaken", "stole": "stolen", "froze": "frozen", "rose": "risen",
-    "showed": "shown", "did": "done", "blew": "blown", "sank": "sunk", "rang": "rung", "forgave": "forgiven",
-    "mistook": "mistaken", "got": "gotten", "woke up": "woken up", "got up": "gotten up", "ran away": "run away",
-    "gave up": "given up", "took off": "taken off", "wrote down": "written down", "threw away": "thrown away",
-    "came back": "come back", "went out": "gone out", "got off": "gotten off", "got on": "gotten on",
-    "fell asleep": "fallen asleep", "overslept": "overslept", "lay": "lain",
-    "lay down": "lain down", "swept": "swept", "slept": "slept", "read": "read", "met": "met", "made": "made",
-    "bought": "bought", "sold": "sold", "taught": "taught", "caught": "caught", "thought": "thought",
-    "brought": "brought", "fought": "fought", "heard": "heard", "held": "held", "kept": "kept", "left": "left",
-    "lent": "lent", "lost": "lost", "paid": "paid", "put": "put", "said": "said", "sent": "sent", "sat": "sat",
-    "spent": "spent", "stood": "stood", "told": "told", "understood": "understood", "won": "won", "cut": "cut",
-    "hit": "hit", "hurt": "hurt", "let": "let", "shut": "shut", "set": "set", "built": "built", "felt": "felt",
-    "fed": "fed", "found": "found", "had": "had", "hung": "hung", "led": "led", "meant": "meant",
-    "shot": "shot", "slid": "slid", "spun": "spun", "stuck": "stuck", "swung": "swung", "wept": "wept",
-    "quit": "quit", "cost": "cost", "spread": "spread", "burst": "burst", "bet": "bet", "dug": "dug",
-    "learned": "learned", "dreamed": "dreamed", "lit": "lit", "bent": "bent", "bound": "bound",
-}
+DONT_ENDINGS = word_list("DONT_ENDINGS")
+PAST_PARTICIPLES = word_list("PAST_PARTICIPLES")
 
 
 def past_participle(verb: Verb) -> str:
@@ -144,11 +119,7 @@ def honorific_base(verb: Verb) -> tuple[str, str]:
     return verb.stem, eu_class(verb, LEARNER3_GRAMMAR)
 
 
-SYLLABUS_ENGLISH = ("that", "the", "when", "When", "may", "May", "must", "if", "If",
-                    "before", "after", "never", "ever", "tried", "try", "Try", "been", "Have", "Has",
-                    "has", "have", "had", "Can", "Could", "can", "could", "Please", "please", "Let's", "not", "Do",
-                    "do", "and", "to", "will", "there", ",", "is", "are", "was", "were", "Is", "Are", "Was",
-                    "Were", "home", "at")
+SYLLABUS_ENGLISH = word_list("SYLLABUS_ENGLISH")
 
 
 def syllabus_korean_words(lexicon: Lexicon, grammar: str = LEARNER3_GRAMMAR) -> set[Word]:

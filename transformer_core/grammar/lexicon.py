@@ -343,6 +343,49 @@ def load_additions(base: str, *names: str) -> Lexicon:
     return Lexicon(**fields)
 
 
+WORD_LISTS = DATA_DIR / "word_lists.json"
+_WORD_LIST_KEYS = ("used_by", "about", "words")
+
+
+def _word_list_value(value, where: str, field: str):
+    """A table's words with its JSON lists as tuples; a leaf that is not a string or a whole number (true, 1.5,
+    null) is a LexiconError naming `where` (file and line) and the field. A string may be empty where a table says
+    so (THING_COMPOUNDS: "" for a mass noun's plural)."""
+    if isinstance(value, list):
+        return tuple(_word_list_value(item, where, f"{field}[{i}]") for i, item in enumerate(value))
+    if isinstance(value, dict):
+        return {key: _word_list_value(item, where, f"{field}[{key!r}]") for key, item in value.items()}
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise LexiconError(f"{where}: field {field}: expected a word (a string) or a whole number, got {value!r}")
+
+
+@cache
+def word_lists(path: Path = WORD_LISTS) -> dict[str, object]:
+    """Every table of word_lists.json (the grammar's words and endings beyond the lexicon files) by name, checked:
+    each a JSON object of exactly used_by, about and words, words a list or an object of words and numbers."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    tables = {}
+    for name, table in json.loads(text).items():
+        if name.startswith("_"):
+            continue
+        line = next((i for i, row in enumerate(lines, 1) if row.startswith(f'"{name}":')), 1)
+        where = f"{path.name} line {line}"
+        if not isinstance(table, dict) or tuple(table) != _WORD_LIST_KEYS:
+            got = list(table) if isinstance(table, dict) else table
+            raise LexiconError(f"{where}: table {name!r}: expected the fields {list(_WORD_LIST_KEYS)}, got {got!r}")
+        if not isinstance(table["words"], list | dict) or not table["words"]:
+            raise LexiconError(f"{where}: table {name!r}, field 'words': expected a non-empty list or object")
+        tables[name] = _word_list_value(table["words"], where, f"{name}.words")
+    return tables
+
+
+def word_list(name: str):
+    """The table `name` of word_lists.json: a tuple (its JSON lists as tuples) or a dict."""
+    return word_lists()[name]
+
+
 CORE = load_lexicon("core")
 FULL = load_lexicon("full")
 
