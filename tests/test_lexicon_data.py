@@ -201,3 +201,35 @@ def test_a_bad_word_table_is_named_by_file_line_and_field(tmp_path, table, probl
     with pytest.raises(lexicon.LexiconError) as error:
         lexicon.word_lists(path)
     assert str(error.value).startswith("word_lists.json line 4: ") and problem in str(error.value), str(error.value)
+
+
+def test_every_kind_of_sentence_the_grammar_draws_has_its_builder():
+    """kinds.json is the grammar's table of constructions: "full" first (a base sentence), every other kind the
+    builder method _KIND; the base grammar's two tables name the sentence kinds KoEnGrammar builds."""
+    from transformer_core.grammar.base import GRAMMAR, KINDS_CORE, KINDS_FULL, sentence_kinds
+    from transformer_core.grammar.constructions_deixis import DeixisGrammar
+
+    kinds = sentence_kinds(GRAMMAR)
+    assert next(iter(kinds)) == "full" and len(kinds) > 100 and kinds == DeixisGrammar.KINDS
+    missing = [kind for kind in list(kinds)[1:] if not callable(getattr(DeixisGrammar, f"_{kind}", None))]
+    assert missing == []
+    assert set(KINDS_CORE) <= set(KINDS_FULL) == {"transitive", "intransitive", "motion", "adjective", "copula", "wh",
+                                                   "how"}
+
+
+@pytest.mark.parametrize(("row", "problem"), [
+    ('["desire", 0, "everyday"]', "field weight: expected a whole number above 0, got 0"),
+    ('["full", 3, "everyday"]', "field kind: expected a new kind's name, got 'full'"),
+    ('["desire", 6, "learner99"]', "field stage: expected one of everyday, learner"),
+    ('["desire", 6]', "expected [kind, weight, stage], got ['desire', 6]"),
+])
+def test_a_bad_kind_is_named_by_file_line_and_field(tmp_path, row, problem):
+    from transformer_core.grammar.base import GRAMMAR, sentence_kinds
+
+    path = tmp_path / "kinds.json"
+    path.write_text(f'{{\n"_about": "test",\n"{GRAMMAR}": [\n ["full", 40, "everyday"],\n {row}\n]\n}}\n',
+                    encoding="utf-8")
+    with pytest.raises(lexicon.LexiconError) as error:
+        sentence_kinds(GRAMMAR, path)
+    assert str(error.value).startswith(f"kinds.json line 5: table '{GRAMMAR}'") and problem in str(error.value), \
+        str(error.value)

@@ -26,11 +26,13 @@ Conventions (see the model card):
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from transformer_core.grammar import english, hangul
-from transformer_core.grammar.lexicon import CORE, FULL, Adjective, Lexicon, Noun, Pronoun, Verb
+from transformer_core.grammar.lexicon import CORE, FULL, Adjective, Lexicon, LexiconError, Noun, Pronoun, Verb
 
 TENSES = ("past", "present", "future")
 
@@ -453,9 +455,35 @@ def predicate_phrase(words: list[Word], lexical: int, tense_index: int, items: l
 
 # --- sentences ----------------------------------------------------------------------------------
 
-KINDS_CORE = {"transitive": 50, "intransitive": 15, "motion": 15, "adjective": 20}
-KINDS_FULL = {"transitive": 30, "intransitive": 12, "motion": 11, "adjective": 16, "copula": 10, "wh": 16,
-              "how": 5}
+KINDS_PATH = Path(__file__).resolve().parent / "kinds.json"
+
+
+def sentence_kinds(table: str, path: Path = KINDS_PATH) -> dict[str, int]:
+    """The kinds of sentence table `table` of kinds.json draws ("core", "full" or the grammar's), with their weights,
+    in the order the grammar draws by. A bad entry is a LexiconError naming the file, the line and the field."""
+    text = path.read_text(encoding="utf-8")
+    rows = json.loads(text)[table]
+    width = 2 if table in ("core", "full") else 3
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines, 1) if line.startswith(f'"{table}":'))
+    kinds: dict[str, int] = {}
+    for number, row in enumerate(rows, first + 1):  # one kind a line, from the line after the table's name
+        where = f"{path.name} line {number}: table {table!r}"
+        if not isinstance(row, list) or len(row) != width:
+            raise LexiconError(f"{where}: expected [kind, weight{', stage' if width == 3 else ''}], got {row!r}")
+        kind, weight = row[0], row[1]
+        if not isinstance(kind, str) or not kind or kind in kinds:
+            raise LexiconError(f"{where}, field kind: expected a new kind's name, got {kind!r}")
+        if not isinstance(weight, int) or isinstance(weight, bool) or weight <= 0:
+            raise LexiconError(f"{where}, field weight: expected a whole number above 0, got {weight!r}")
+        if width == 3 and row[2] not in EXTENDED_GRAMMARS:
+            raise LexiconError(f"{where}, field stage: expected one of {', '.join(EXTENDED_GRAMMARS)}, got {row[2]!r}")
+        kinds[kind] = weight
+    return kinds
+
+
+KINDS_CORE = sentence_kinds("core")
+KINDS_FULL = sentence_kinds("full")
 REGISTER_WEIGHTS = (30, 35, 15, 20)
 WH_KINDS = ("what", "who_subject", "who_object", "where", "when")
 DEMONSTRATIVES = [("이것", "this"), ("그것", "it"), ("저것", "that")]

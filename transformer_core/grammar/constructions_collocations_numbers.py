@@ -65,14 +65,10 @@ class CollocationsAndNumbersGrammar(ParticlesGrammar):
     -아/어서 of sequence (학교에 가서 친구를 만났어요 -> went to the school and met a friend; 케이크를 만들어서
     먹었어요 -> made a cake and ate it), -거나 (V1 or V2), Sino-Korean numbers past ten with 원 and 분 (오천 원이에요
     -> is 5,000 won; 세 시 삼십 분이에요 -> It is 3:30), TIME부터 TIME까지, N시에 / N시쯤 (at about N o'clock) and
-    N밖에 + a negative (only N). The learner5 lexicon plus the collocations (the additions file "learner6"); its own
-    KINDS (learner5's, then the new ones), so learner5's stream stays as it was."""
+    N밖에 + a negative (only N). The learner5 lexicon plus the collocations (the additions file "learner6"); its
+    kinds and their weights are in kinds.json."""
 
     GRAMMAR: ClassVar[str] = LEARNER6_GRAMMAR
-    KINDS: ClassVar[dict[str, int]] = {
-        **ParticlesGrammar.KINDS, "weather": 4, "body": 4, "takes_time": 3, "sequence": 4, "or_else": 3, "price": 2,
-        "clock_minutes": 2, "from_until": 2, "at_time": 2, "only_but": 2, "year": 2, "times": 2, "adverb_aspect": 3,
-        "which": 2}
 
     # -- -아/어서: a reason, or one thing after another --
 

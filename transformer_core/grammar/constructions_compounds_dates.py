@@ -52,12 +52,10 @@ class CompoundsAndDatesGrammar(Level1WordsGrammar):
     dates (삼월 오 일에 -> on March 5; 오늘은 삼월 오 일이에요 -> Today is March 5), reported speech -대요 / -(이)래요
     (민수가 바쁘대요 -> Minsu says that he is busy), -는데 of background before a suggestion or request (피곤한데
     집에 갈까요? -> I am tired , so shall we go home?) and a learner's everyday verbs the lexicon lacked (the additions
-    file "learner8": 혼나다, 막히다, 깨지다, 길을 잃다, 줄을 서다, 배탈이 나다 ...). Its own KINDS (learner7's, then
-    the new ones), so learner7's stream stays as it was."""
+    file "learner8": 혼나다, 막히다, 깨지다, 길을 잃다, 줄을 서다, 배탈이 나다 ...). Its kinds and their
+    weights are in kinds.json."""
 
     GRAMMAR: ClassVar[str] = LEARNER8_GRAMMAR
-    KINDS: ClassVar[dict[str, int]] = {
-        **Level1WordsGrammar.KINDS, "compound": 4, "for_duration": 3, "date": 2, "reported": 3, "background_so": 2}
 
     def _verb_named(self, stem: str, en: str, kinds: tuple[str, ...] = ("transitive", "intransitive", "motion")
                       ) -> Verb:

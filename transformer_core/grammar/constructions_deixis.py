@@ -31,11 +31,9 @@ class DeixisGrammar(SpokenParticlesGrammar):
     """Grammar "learner9" plus a place named by pointing (여기 / 거기 / 저기: here, there, over there) wherever a
     place was drawn, 밖 and 근처 beside 위 / 안 / 옆 (집 밖에 -> outside the house, 학교 근처에 -> near the school),
     N이 되다 (become), 아무 N도 with a negative (not any N) and N이 있으면 / 없으면 (if S has / does not have N).
-    Its own KINDS (learner9's, then the new ones), so learner9's stream stays as it was."""
+    Its kinds and their weights are in kinds.json."""
 
     GRAMMAR: ClassVar[str] = LEARNER10_GRAMMAR
-    KINDS: ClassVar[dict[str, int]] = {**SpokenParticlesGrammar.KINDS, "become": 4, "any_none": 4, "if_have": 4,
-                                       "request_here": 2}
     DEICTIC_SHARE: ClassVar[float] = 0.2  # places (of an action, a motion's goal, an existence) said by pointing
     POSITION_SHARE: ClassVar[float] = 0.2  # existences placed 밖에 / 근처에 instead of learner1's positions
 

@@ -26,6 +26,7 @@ from typing import ClassVar
 
 from transformer_core.grammar import english, hangul
 from transformer_core.grammar.base import (
+    GRAMMAR,
     REGISTERS,
     KoEnGrammar,
     NounPhrase,
@@ -38,6 +39,7 @@ from transformer_core.grammar.base import (
     name_phrase,
     predicate_word,
     pronoun_phrase,
+    sentence_kinds,
     word_tokens,
 )
 from transformer_core.grammar.forms_everyday import (
@@ -73,10 +75,9 @@ from transformer_core.grammar.lexicon import Adjective, Noun, Verb
 class EverydayGrammar(KoEnGrammar):
     """KoEnGrammar("full") plus the learner constructions (see the module docstring)."""
 
-    KINDS: ClassVar[dict[str, int]] = {
-        "full": 40, "desire": 6, "progressive": 5, "request": 6, "exist": 6, "have": 3, "where_is": 2,
-        "reason": 4, "contrast": 3, "while": 3, "negation": 5, "suggest": 4, "why": 2, "age": 2, "clock": 2,
-        "cups": 2, "how_many": 2, "floor": 1, "how_much": 1, "honorific": 5, "transport": 3, "very": 2}
+    # The grammar's kinds and their weights, every layer's (kinds.json): "full" draws KoEnGrammar's sentence, any
+    # other kind is the builder method _KIND of the layer that added it.
+    KINDS: ClassVar[dict[str, int]] = sentence_kinds(GRAMMAR)
 
     GRAMMAR: ClassVar[str] = GRAMMAR_NAME  # the name of the grammar: its lexicon and vocabulary
     # What sample() does with a word the tokenizer cuts otherwise than the grammar wrote it (가 ##는 "going" typed

@@ -51,13 +51,10 @@ class Level1WordsGrammar(CollocationsAndNumbersGrammar):
     탔어요 -> took a boat, 이를 닦아요 -> brush my teeth, 눈이 아파요 -> have sore eyes, 키가 커요 -> is tall; the
     lexicon's fixed_object and fixed_subject entries), 듣다 as listen to (music) or hear (a sound), 많다 / 적다 (there
     are many / few Ns), 모르다 (does not know) and -(으)ㄹ 줄 알다 / 모르다 (knows how to). The learner6 lexicon plus
-    the additions file "learner7"; its own KINDS (learner6's, then the new ones), so learner6's stream stays as it
-    was."""
+    the additions file "learner7"; its kinds and their weights are in
+    kinds.json."""
 
     GRAMMAR: ClassVar[str] = LEARNER7_GRAMMAR
-    KINDS: ClassVar[dict[str, int]] = {
-        **CollocationsAndNumbersGrammar.KINDS, "count_alone": 3, "sense": 4, "many_few": 2, "not_know": 2,
-        "know_how": 3, "older_by": 2, "vocative": 3}
     # 항상 (level 1)
     ASPECT_ADVERBS: ClassVar[tuple[str, ...]] = (*CollocationsAndNumbersGrammar.ASPECT_ADVERBS, "always")
 

@@ -64,14 +64,10 @@ class ModalityAndComparisonGrammar(SyllabusGrammar):
     (because, because of), -고 나서 (after V-ing), -게 되다 (came to V), -기로 하다 (decided to V), -(으)ㄴ/는 것 같다
     (I think ...), -는데 / -(으)ㄴ데 (..., but), -지요? (..., right?), -네요 (the same statement, exclaimed), -아/어
     있다 (문이 열려 있어요 -> The door is open), N보다 (더) ADJ (bigger than N) and PLACE에서 제일/가장 ADJ (the
-    biggest in PLACE). The learner3 lexicon plus the months (the additions file "learner4"); its own KINDS
-    (learner3's, then the new ones)."""
+    biggest in PLACE). The learner3 lexicon plus the months (the additions file "learner4"); its kinds and
+    their weights are in kinds.json."""
 
     GRAMMAR: ClassVar[str] = LEARNER4_GRAMMAR
-    KINDS: ClassVar[dict[str, int]] = {
-        **SyllabusGrammar.KINDS, "intend": 3, "promise": 3, "because": 3, "after_doing": 3, "came_to": 2,
-        "decided": 3, "seems": 3, "background": 3, "tag": 2, "exclaim": 2, "state": 2, "compare": 3, "most": 2,
-        "because_of": 2, "predict": 2}
     CONNECTIVE_ENGLISH: ClassVar[dict[str, str]] = {**SyllabusGrammar.CONNECTIVE_ENGLISH, "neunde": "but"}
 
     def _connective_word(self, connective: str, entry: Verb | Adjective, tense: str) -> Word:

@@ -53,13 +53,10 @@ class ParticlesGrammar(ModalityAndComparisonGrammar):
     PLACE2), -(으)ㄹ까요? (Shall we V?), -아/어 드릴까요? (Shall I V for you?), -아/어 주다 with N에게 / N한테 (V
     for N; an elder N께 with 드리다), -아/어지다 (날씨가 추워졌어요 -> The weather got colder) and V-는 것을 /
     V-기를 좋아하다 (like V-ing). The learner4 lexicon plus the fifth round (the additions file "learner5"); its
-    own KINDS (learner4's, then the new ones), so learner4's stream stays as it was."""
+    kinds and their weights are in kinds.json."""
 
     GRAMMAR: ClassVar[str] = LEARNER5_GRAMMAR
     TYPED_CUT: ClassVar[bool] = True  # trains on each word as the tokenizer cuts it (가는 "going" included)
-    KINDS: ClassVar[dict[str, int]] = {
-        **ModalityAndComparisonGrammar.KINDS, "only": 3, "also": 3, "shall_we": 3, "for_someone": 3, "became": 3,
-        "like_doing": 3, "with": 3, "offer": 2, "from_to": 2}
 
     # -- N만 / N도: only N, N too --
 

@@ -58,12 +58,9 @@ class SpokenParticlesGrammar(CompoundsAndDatesGrammar):
     (what_time, what_floor), 밖에 with a negative (only_neg: 한 시간밖에 없어요 -> I have only one hour; 물밖에 안
     마셔요 -> I only drink water), 하나도 (not_at_all), 아무도 / 아무것도 (nobody), the first day's set phrases
     (set_phrase: 안녕하세요 -> Hello) and the additions file "learner9" (이가 아프다, 살이 빠지다, 피아노를 치다 ...).
-    Its own KINDS (learner8's, then the new ones), so learner8's stream stays as it was."""
+    Its kinds and their weights are in kinds.json."""
 
     GRAMMAR: ClassVar[str] = LEARNER9_GRAMMAR
-    KINDS: ClassVar[dict[str, int]] = {
-        **CompoundsAndDatesGrammar.KINDS, "what_time": 3, "what_floor": 1, "only_neg": 3, "not_at_all": 2, "nobody": 3,
-        "set_phrase": 1, "possessive": 3, "instead_of": 2, "among_most": 2}
     SPOKEN_SHARE: ClassVar[float] = 0.3  # pairs whose object and existence-subject particles are dropped
     TOPIC_SHARE: ClassVar[float] = 0.35  # pairs whose time word (or place before 있다 / 없다) takes 은/는
 

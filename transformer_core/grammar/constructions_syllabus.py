@@ -22,7 +22,7 @@ from transformer_core.grammar.base import (
     name_phrase,
     pronoun_phrase,
 )
-from transformer_core.grammar.constructions_everyday import EverydayGrammar, WiderLexiconGrammar
+from transformer_core.grammar.constructions_everyday import WiderLexiconGrammar
 from transformer_core.grammar.forms_everyday import (
     ELDERS,
     LEARNER3_GRAMMAR,
@@ -106,13 +106,9 @@ class SyllabusGrammar(WiderLexiconGrammar):
     """Grammar "learner3": learner2's constructions and homonym rules plus the beginner syllabus's items it lacked
     (docs/models.md "Grammar learner3"), over the lexicon's third round too, and honorific suppletion: an elder
     드세요 (먹다, 마시다), 주무세요 (자다), 말씀하세요 (말하다), 계세요 (is at a place), with 께서 as the subject
-    particle. Its own KINDS (the learner2 ones, then the new ones), so learner2's stream stays as it was."""
+    particle. Its kinds and their weights are in kinds.json."""
 
     GRAMMAR: ClassVar[str] = LEARNER3_GRAMMAR
-    KINDS: ClassVar[dict[str, int]] = {
-        **EverydayGrammar.KINDS, "can": 4, "must": 4, "and_then": 4, "if": 3, "before_after": 4, "go_to_do": 3,
-        "tried": 2, "experience": 3, "dont": 2, "lets": 2, "please_do": 2, "honorific_stay": 2,
-        "may": 2, "must_not": 2, "in_order_to": 2, "when": 3, "relative": 3}
 
     # -- shared pieces --
 

@@ -3,7 +3,8 @@ points, which the rest of the project imports from here: ko_en_grammar (the gram
 generate_pairs and stream_korean_words.
 
 The grammar is a chain of subclasses, each adding constructions to its parent's, with its own stage name (its
-lexicon and vocabulary) and KINDS, so the streams before it stay as they were. Each has its module; the forms by
+lexicon and vocabulary); which kinds of sentence the grammar draws, and how often, is kinds.json, each kind the
+builder method of the layer that added it (the stage in its third column). Each has its module; the forms by
 rule it uses are in the forms_*.py module of the same name:
 
     KoEnGrammar                     base.py                                "full": the base constructions
