@@ -32,7 +32,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from transformer_core.grammar import english, hangul
-from transformer_core.grammar.lexicon import CORE, FULL, Adjective, Lexicon, LexiconError, Noun, Pronoun, Verb
+from transformer_core.grammar.lexicon import (
+    CORE,
+    FULL,
+    Adjective,
+    Lexicon,
+    LexiconError,
+    Noun,
+    Pronoun,
+    Verb,
+    word_list,
+)
 
 TENSES = ("past", "present", "future")
 
@@ -143,11 +153,7 @@ class NounPhrase:
 
 # --- noun phrases -------------------------------------------------------------------------------
 
-# Korean determiner word(s) -> English: 그 고양이 = the cat, 내 가방 = my bag.
-DETERMINERS: list[tuple[Word, str]] = [
-    (("그",), "the"), (("이",), "this"), (("저",), "that"), (("내",), "my"), (("제",), "my"), (("우리",), "our"),
-    (("너", "의"), "your"), (("그", "의"), "his"), (("그녀", "의"), "her"),
-]
+DETERMINERS: list[tuple[Word, str]] = list(word_list("DETERMINERS"))
 THE = DETERMINERS[0]
 
 

@@ -27,9 +27,7 @@ VOCATIVE_TITLES = word_list("VOCATIVE_TITLES")
 NAME_TITLE = "씨"
 LOWERED_AFTER_VOCATIVE = frozenset(word_list("LOWERED_AFTER_VOCATIVE"))
 POSSESSIVES = word_list("POSSESSIVES")
-LEARNER7_ENGLISH = ("There", "there", "is", "are", "was", "were", "Is", "Are", "many", "few", "a", "lot", "of",
-                    "little", "not", "do", "does", "did", "Do", "Does", "Did", "will", "know", "knew", "how", "to",
-                    "has", "have", "had", "Has", "Have", "one", "two", *POSSESSIVES.values())
+LEARNER7_ENGLISH = (*word_list("LEARNER7_ENGLISH"), *POSSESSIVES.values())
 
 
 YOUNGER = Adjective("어리", hangul.attributive_form("어리"), hangul.past_stem("어리"), "younger", frozenset())

@@ -29,12 +29,7 @@ INSTEAD_OF = "말고"  # N1 말고 N2: N2 instead of N1
 WHAT_KIND = "어떤"  # 어떤 N: what kind of N (beside learner6's 무슨 and 어느)
 ALTERNATIVE_KINDS = word_list("ALTERNATIVE_KINDS")
 AMONG, MOST = ("중", "에서"), "제일"  # KIND 중에서 N을 제일 좋아하다: like N the most among KINDs
-# The kinds one picks a favourite among: the kind's word, its English (plural) and the tags (or words) of its members.
-AMONG_KINDS = (("과일", "fruits", frozenset({"fruit", "사과", "바나나", "딸기", "포도", "수박", "복숭아", "오렌지"})),
-               ("운동", "sports", frozenset({"sport"})),
-               ("과목", "subjects", frozenset({"subject"})), ("동물", "animals", frozenset({"animal"})),
-               ("악기", "instruments", frozenset({"instrument"})), ("음료", "drinks", frozenset({"drink"})),
-               ("계절", "seasons", frozenset({"봄", "여름", "가을", "겨울"})))
+AMONG_KINDS = tuple((kind, en, frozenset(members)) for kind, en, members in word_list("AMONG_KINDS"))
 LEARNER9_ENGLISH = word_list("LEARNER9_ENGLISH")
 
 

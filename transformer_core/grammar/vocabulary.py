@@ -37,17 +37,13 @@ from transformer_core.grammar.base import (
     verb_pieces,
     word_tokens,
 )
-from transformer_core.grammar.lexicon import CORE, Lexicon
+from transformer_core.grammar.lexicon import CORE, Lexicon, word_list
 
 PUNCTUATION = (".", "?")
 PARTICLE_KINDS = tuple(hangul.PARTICLES)
 COUNTERS = ("명", "마리", "권", "개")
-KOREAN_FUNCTION_WORDS: tuple[Word, ...] = (
-    ("그",), ("안",), ("것이다",), ("거야",), ("거예요",), ("것입니다",), ("것입니까",), ("누가",), ("언제",),
-    ("뭐",), ("뭐", "를"), ("무엇", "을"), ("누구", "를"), ("어디", "에"), ("어디", "에서"),
-)
-ENGLISH_FUNCTION_WORDS = ("a", "an", "the", "at", "in", "to", "with", "and", "not", "will", "be", "home", "what",
-                          "who", "where", "when", "how", "this", "that", "it", *sorted(english.AUXILIARIES))
+KOREAN_FUNCTION_WORDS: tuple[Word, ...] = word_list("KOREAN_FUNCTION_WORDS")
+ENGLISH_FUNCTION_WORDS = (*word_list("ENGLISH_FUNCTION_WORDS"), *sorted(english.AUXILIARIES))
 
 
 VOCABULARY_PATH = Path(__file__).resolve().parent / "vocabulary.txt"
