@@ -427,7 +427,7 @@ def test_lexicon_has_no_duplicate_korean_entries():
 
 def cut_otherwise(grammar: str) -> list[tuple[tuple[str, ...], list[str]]]:
     """The grammar's Korean words that its own tokenizer cuts into other pieces than the grammar's stream writes
-    them (the grammar's stream cuts as typed, EverydayGrammar.TYPED_CUT: the words as it re-cuts them)."""
+    them (the grammar's stream cuts as typed, EverydayGrammar.sample: the words as typed_cut re-cuts them)."""
     tokenizer = build_ko_en_tokenizer(core=grammar == "core")
     words = sorted(stream_korean_words(grammar))
     by_text: dict[str, set] = defaultdict(set)

@@ -1,9 +1,9 @@
 """The everyday grammar (grammar "everyday"): the full grammar plus the constructions learners say first.
 
-Added on top of `KoEnGrammar` (grammar "full", whose random stream is left exactly as it was, so models
-trained on it still evaluate on it): desire -고 싶다; progressive -고 있다; requests -아/어 주세요 with 좀;
-existence and place 있다/없다 with 위에/안에/옆에/밑에/앞에/뒤에 and possession (저는 시간이 없어요); reason
--아서/-니까, contrast -지만, while -면서 (two clauses); negation 못, -지 않다, -지 못하다; suggestions -ㄹ래?/-자;
+Added on top of `KoEnGrammar` (the base sentences, kind "full"): desire -고 싶다; progressive
+-고 있다; requests -아/어 주세요 with 좀; existence and place 있다/없다 with 위에/안에/옆에/밑에/앞에/뒤에
+and possession (저는 시간이 없어요); reason -아서/-니까, contrast -지만, while -면서 (two clauses);
+negation 못, -지 않다, -지 못하다; suggestions -ㄹ래?/-자;
 question words 왜, 얼마, 몇 (몇 시, 몇 살, 몇 개); native numbers with counters 명/개/잔/시/살/권/마리 and
 Sino-Korean numbers with 층; honorific -(으)시- for elders; frequency -마다; transport -을 타고 (by bus);
 degree 너무/아주/많이/조금; dropped subjects (내일 학교에 가요 -> I will go to the school tomorrow; a question
@@ -80,10 +80,6 @@ class EverydayGrammar(KoEnGrammar):
     KINDS: ClassVar[dict[str, int]] = sentence_kinds(GRAMMAR)
 
     GRAMMAR: ClassVar[str] = GRAMMAR_NAME  # the name of the grammar: its lexicon and vocabulary
-    # What sample() does with a word the tokenizer cuts otherwise than the grammar wrote it (가 ##는 "going" typed
-    # as 가는 is the one piece 가는 "thin"): False (every grammar up to learner4: their streams stay as they were)
-    # draws the pair again, so the model never sees that word; True returns the pair as typing gives it (typed_cut).
-    TYPED_CUT: ClassVar[bool] = False
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
@@ -96,19 +92,15 @@ class EverydayGrammar(KoEnGrammar):
     def sample(self, register: str | None = None, kind: str | None = None) -> SentencePair:
         """One pair, as the tokenizer cuts its typed text: the model trains on what typing gives.
 
-        A pair with a word the tokenizer would cut otherwise (잡지만: longest match first takes 잡지 "magazine" and
-        then finds no ##만; 가는 "going" is the piece 가는 "thin") is drawn again, unless TYPED_CUT is on: then each
-        word is re-cut into the tokenizer's pieces with its alignment carried over (typed_cut), and only a pair with
-        a word the tokenizer turns into <unk> is drawn again. After 20 draws the last one comes back as written."""
+        A word the tokenizer cuts otherwise than the grammar wrote it (잡지만: longest match first takes 잡지
+        "magazine" and then ##만; 가는 "going" is the piece 가는 "thin") is re-cut into the tokenizer's pieces with its
+        alignment carried over (typed_cut); only a pair with a word the tokenizer turns into <unk> is drawn again.
+        After 20 draws the last one comes back as written."""
         for _ in range(20):
             pair = self._sample_once(register, kind)
-            if self.TYPED_CUT:
-                typed = typed_cut(pair, self._vocabulary)
-                if typed is not None:
-                    return typed
-            elif all(len(word) == 1 or wordpiece_split("".join(word), self._vocabulary) == list(word)
-                     for word in words_of(pair.source)):
-                return pair
+            typed = typed_cut(pair, self._vocabulary)
+            if typed is not None:
+                return typed
         return pair
 
     @property
@@ -172,7 +164,7 @@ class EverydayGrammar(KoEnGrammar):
     def _verb(self, kinds=("transitive", "intransitive"), only_regular: bool = False) -> Verb:
         verbs = [v for kind in kinds for v in getattr(self.lexicon, kind) if "person" in v.subjects]
         if only_regular:
-            verbs = [v for v in verbs if takes_eu_endings(v, self.GRAMMAR)]
+            verbs = [v for v in verbs if takes_eu_endings(v)]
         return self.rng.choice(verbs)
 
     def _object(self, verb: Verb) -> NounPhrase | None:
@@ -404,7 +396,7 @@ class EverydayGrammar(KoEnGrammar):
         if connective == "aseo":
             return aseo_word(stem, past)
         if connective == "nikka":
-            return nikka_word(stem, past, tense, eu_class(entry, self.GRAMMAR))
+            return nikka_word(stem, past, tense, eu_class(entry))
         return jiman_word(stem, past, tense)
 
     def _clause(self, tense: str, subject: NounPhrase, connective: str, register: str,
@@ -416,7 +408,7 @@ class EverydayGrammar(KoEnGrammar):
         korean: list[Phrase | None] = [subject.phrase]
         if use_adjective:
             adjective = self.rng.choice([a for a in self.lexicon.adjectives if a.predicative
-                                         and takes_eu_endings(a, self.GRAMMAR)
+                                         and takes_eu_endings(a)
                                          and "person" in a.applies_to])
             stem, past, en = adjective.stem, adjective.past_stem, adjective.en
             if connective:
@@ -493,7 +485,7 @@ class EverydayGrammar(KoEnGrammar):
             second = self._verb(("transitive", "intransitive"))
         obj1, obj2 = self._object(first), self._object(second)
         while_phrase = Phrase()
-        index = while_phrase.add_ko(myeonseo_word(first.stem, eu_class(first, self.GRAMMAR)))
+        index = while_phrase.add_ko(myeonseo_word(first.stem, eu_class(first)))
         while_phrase.add_en("while", index)
         while_phrase.add_en(present_participle(first.en_base), index)
         from transformer_core.grammar.base import english_verb_items, predicate_phrase, verb_pieces
@@ -786,8 +778,7 @@ class LearnerGrammar(EverydayGrammar):
     """The everyday constructions over the full + everyday + learner lexicon (grammar "learner"): the same
     kinds and weights, a learner's core vocabulary (the learner additions file lexicon.py reads), and irregular
     stems in the -(으)니까 / -(으)면서 / -(으)시- constructions too (들으니까, 도우세요, 쉬우니까: eu_class).
-    Its own random stream: the everyday grammar's stays as it was, so the model trained on it still evaluates
-    on it."""
+    """
 
     GRAMMAR: ClassVar[str] = LEARNER_GRAMMAR
     # A stem with two English senses (먹다: eat food, take medicine) is told apart by its object. A 뭐 question
@@ -832,8 +823,7 @@ class LearnerGrammar(EverydayGrammar):
 
 class WiderLexiconGrammar(LearnerGrammar):
     """Grammar "learner2": the learner grammar over the learner lexicon's second round too (the additions file
-    "learner2" that lexicon.py reads: 1,000 more entries). The same constructions, weights and homonym rules;
-    its own random stream, so grammar "learner" (the bundled models' grammar) stays as it was."""
+    "learner2" that lexicon.py reads: 1,000 more entries). The same constructions, weights and homonym rules."""
 
     GRAMMAR: ClassVar[str] = LEARNER2_GRAMMAR
 

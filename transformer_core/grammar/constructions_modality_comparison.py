@@ -241,7 +241,7 @@ class ModalityAndComparisonGrammar(SyllabusGrammar):
         form = {"present": "adnominal_present", "past": "adnominal", "future": "can"}[tense]
         verb = self._clause_verb(("transitive", "intransitive", "motion"), form=form)
         predicate = Phrase()
-        lexical = predicate.add_ko(seem_adnominal(verb, tense, eu_class(verb, self.GRAMMAR)))
+        lexical = predicate.add_ko(seem_adnominal(verb, tense, eu_class(verb)))
         thing = predicate.add_ko(THING)
         for word in auxiliary_words(*SEEM, "present", False, register, action=False):
             seem = predicate.add_ko(word)

@@ -56,7 +56,6 @@ class ParticlesGrammar(ModalityAndComparisonGrammar):
     kinds and their weights are in kinds.json."""
 
     GRAMMAR: ClassVar[str] = LEARNER5_GRAMMAR
-    TYPED_CUT: ClassVar[bool] = True  # trains on each word as the tokenizer cuts it (가는 "going" included)
 
     # -- N만 / N도: only N, N too --
 
@@ -309,7 +308,7 @@ class ParticlesGrammar(ModalityAndComparisonGrammar):
         # -기를 only where 먹기 is no word of its own (자기 self, 달리기 running, 걷기 walking: -는 것을)
         gi = "".join(gi_word(verb.stem)) not in self._vocabulary and self.rng.random() < 0.4
         clause = Phrase()
-        indices = [clause.add_ko(word) for word in nominal_words(verb, eu_class(verb, self.GRAMMAR), gi)]
+        indices = [clause.add_ko(word) for word in nominal_words(verb, eu_class(verb), gi)]
         clause.add_en(present_participle(verb.en_base), *indices)
         predicate, before = self._final_predicate(liking, tense, question, register, subject)
         order = self._english_order(subject, predicate, before, [clause])

@@ -341,7 +341,7 @@ class SpokenParticlesGrammar(CompoundsAndDatesGrammar):
         if self.rng.random() < 0.3:
             predicate = Phrase()
             lets = self.rng.random() < 0.5
-            lexical = predicate.add_ko(bsida_word(verb.stem, eu_class(verb, self.GRAMMAR)) if lets
+            lexical = predicate.add_ko(bsida_word(verb.stem, eu_class(verb)) if lets
                                        else ja_word(verb.stem))
             predicate.add_en("Let's", lexical)
             predicate.add_en(verb.en_base, lexical)

@@ -139,7 +139,7 @@ class SyllabusGrammar(WiderLexiconGrammar):
     # or a noun spelled alike (산 mountain, 딸 daughter, 지은 Jieun) would teach one Korean word two meanings.
 
     def _form_of(self, form: str, verb: Verb) -> str:
-        irregular = eu_class(verb, self.GRAMMAR)
+        irregular = eu_class(verb)
         word = {"adnominal": lambda: past_adnominal(verb.stem, irregular), "gi": lambda: gi_word(verb.stem),
                 "adnominal_present": lambda: present_adnominal(verb.stem, irregular),
                 "can": lambda: future_adnominal_word(verb), "reo": lambda: reo_word(verb.stem, irregular),
@@ -285,8 +285,8 @@ class SyllabusGrammar(WiderLexiconGrammar):
         rest1: list[Phrase | None] = []
         if self.rng.random() < 0.35:
             adjective = self.rng.choice([a for a in self.lexicon.adjectives if a.predicative and a.stem
-                                         and takes_eu_endings(a, self.GRAMMAR) and "person" in a.applies_to])
-            index = clause.add_ko(myeon_word(adjective.stem, eu_class(adjective, self.GRAMMAR)))
+                                         and takes_eu_endings(a) and "person" in a.applies_to])
+            index = clause.add_ko(myeon_word(adjective.stem, eu_class(adjective)))
             clause.add_en("if", index)
             clause.add_en(english.be_form(subject.person, subject.plural, False), index)
             clause.add_en(adjective.en, index)
@@ -296,7 +296,7 @@ class SyllabusGrammar(WiderLexiconGrammar):
             obj1, place1 = self._object(first), self._place_for(first)
             korean1 = [place1, obj1.phrase if obj1 else None]
             rest1 = [obj1.phrase if obj1 else None, place1]
-            index = clause.add_ko(myeon_word(first.stem, eu_class(first, self.GRAMMAR)))
+            index = clause.add_ko(myeon_word(first.stem, eu_class(first)))
             clause.add_en("if", index)
             clause.add_en(verb_form(first.en_base, "present", subject.person, subject.plural), index)
             first_stem = first.stem
@@ -355,7 +355,7 @@ class SyllabusGrammar(WiderLexiconGrammar):
         verb = self._clause_verb(("transitive", "intransitive", "motion"), form="myeon")
         obj, place = self._object(verb), self._place_for(verb)
         predicate = Phrase()
-        lexical = predicate.add_ko(myeon_word(verb.stem, eu_class(verb, self.GRAMMAR)))
+        lexical = predicate.add_ko(myeon_word(verb.stem, eu_class(verb)))
         negation = predicate.add_ko("안")
         for word in auxiliary_words("되", "됐", "present", False, register, action=True):
             aux = predicate.add_ko(word)
@@ -376,7 +376,7 @@ class SyllabusGrammar(WiderLexiconGrammar):
         second = self._clause_verb(("transitive", "intransitive", "motion"), exclude=first.stem)
         obj1, obj2, place2 = self._object(first), self._object(second), self._place_for(second)
         purpose = Phrase()
-        index = purpose.add_ko(ryeogo_word(first.stem, eu_class(first, self.GRAMMAR)))
+        index = purpose.add_ko(ryeogo_word(first.stem, eu_class(first)))
         purpose.add_en("to", index)
         purpose.add_en(first.en_base, index)
         predicate, n_before = self._final_predicate(second, tense, question, register, subject)
@@ -460,8 +460,8 @@ class SyllabusGrammar(WiderLexiconGrammar):
         else:
             actor = pronoun_phrase(self.rng.choice(self.lexicon.pronouns), "subject")
         relative = Phrase()
-        verb_index = relative.add_ko(past_adnominal(first.stem, eu_class(first, self.GRAMMAR)) if past
-                                     else present_adnominal(first.stem, eu_class(first, self.GRAMMAR)))
+        verb_index = relative.add_ko(past_adnominal(first.stem, eu_class(first)) if past
+                                     else present_adnominal(first.stem, eu_class(first)))
         noun_index = relative.add_ko(attach(noun.ko, "object"))
         relative.add_en("the")
         relative.add_en(noun.en, noun_index)
@@ -488,7 +488,7 @@ class SyllabusGrammar(WiderLexiconGrammar):
         first = self._clause_verb(("transitive", "intransitive", "motion"), form="gi" if before else "adnominal")
         clause = Phrase()  # built before V2 is drawn: it draws nothing
         lexical = clause.add_ko(gi_word(first.stem) if before else
-                                past_adnominal(first.stem, eu_class(first, self.GRAMMAR)))
+                                past_adnominal(first.stem, eu_class(first)))
         connective = clause.add_ko(GI_BEFORE if before else AFTER)
         clause.add_en("before" if before else "after", connective)
         clause.add_en(present_participle(first.en_base), lexical)
@@ -524,7 +524,7 @@ class SyllabusGrammar(WiderLexiconGrammar):
         verb = self._clause_verb(("transitive",) if self.rng.random() < 0.8 else ("intransitive",), form="reo")
         obj = self._object(verb)
         purpose = Phrase()
-        index = purpose.add_ko(reo_word(verb.stem, eu_class(verb, self.GRAMMAR)))
+        index = purpose.add_ko(reo_word(verb.stem, eu_class(verb)))
         purpose.add_en("to", index)
         purpose.add_en(verb.en_base, index)
         motion = self.rng.choice([v for v in self.lexicon.motion if v.stem in TRANSPORT_VERBS])
@@ -583,7 +583,7 @@ class SyllabusGrammar(WiderLexiconGrammar):
 
             place = place_phrase(self.rng.choice(self.lexicon.places), "goal", "to")
         predicate = Phrase()
-        lexical = predicate.add_ko(past_adnominal(verb.stem, eu_class(verb, self.GRAMMAR)))
+        lexical = predicate.add_ko(past_adnominal(verb.stem, eu_class(verb)))
         jeok = predicate.add_ko(JEOK)
         stem = "없" if negated else "있"
         for word in auxiliary_words(stem, stem + "었", "present", question, register, action=False):
@@ -633,7 +633,7 @@ class SyllabusGrammar(WiderLexiconGrammar):
         if self.rng.random() < 0.4:
             together.add_en("together", together.add_ko("같이"))
         predicate = Phrase()
-        lexical = predicate.add_ko(bsida_word(verb.stem, eu_class(verb, self.GRAMMAR)))
+        lexical = predicate.add_ko(bsida_word(verb.stem, eu_class(verb)))
         predicate.add_en("Let's", lexical)
         predicate.add_en(verb.en_base, lexical)
         order = [(predicate, slice(None))]

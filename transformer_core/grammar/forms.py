@@ -18,26 +18,17 @@ The names the rest of the project imports from forms (grammar_lexicon, JOBS ...)
 from __future__ import annotations
 
 from transformer_core.grammar import hangul
-from transformer_core.grammar.base import REGISTERS, Word, attach, copula_ending, predicate_word
+from transformer_core.grammar.base import LAST_STAGE, REGISTERS, Word, attach, copula_ending, predicate_word
 from transformer_core.grammar.forms_collocations_numbers import learner6_english_words, learner6_korean_words
 from transformer_core.grammar.forms_compounds_dates import JOBS, learner8_english_words, learner8_korean_words
 from transformer_core.grammar.forms_deixis import learner10_english_words, learner10_korean_words
 from transformer_core.grammar.forms_everyday import (
     AGES,
     ENGLISH_WORDS,
-    GRAMMAR_NAME,
     NATIVE_ONE,
     POSITIONS,
     REQUEST_ENDINGS,
     SINO_FLOORS,
-    SYLLABUS2_GRAMMARS,
-    SYLLABUS3_GRAMMARS,
-    SYLLABUS4_GRAMMARS,
-    SYLLABUS5_GRAMMARS,
-    SYLLABUS6_GRAMMARS,
-    SYLLABUS7_GRAMMARS,
-    SYLLABUS8_GRAMMARS,
-    SYLLABUS_GRAMMARS,
     aseo_word,
     auxiliary_words,
     eu_class,
@@ -65,13 +56,13 @@ from transformer_core.grammar.forms_particles import learner5_english_words, lea
 from transformer_core.grammar.forms_spoken_particles import learner9_english_words, learner9_korean_words
 from transformer_core.grammar.forms_syllabus import syllabus_english_words, syllabus_korean_words
 
-__all__ = ["AGES", "CONSTRUCTION_LEMMAS", "JOBS", "NATIVE_ONE", "SINO_FLOORS", "SYLLABUS5_GRAMMARS",
+__all__ = ["AGES", "CONSTRUCTION_LEMMAS", "JOBS", "NATIVE_ONE", "SINO_FLOORS",
            "everyday_english_words", "everyday_korean_words", "grammar_lexicon"]
 
 
-def everyday_korean_words(grammar: str = GRAMMAR_NAME) -> set[Word]:
-    """The Korean words (as pieces) of the everyday constructions, for every verb and adjective of the lexicon of
-    `grammar` ("everyday", "learner", "learner2" or "learner3"; learner3's syllabus words: syllabus_korean_words)."""
+def everyday_korean_words(grammar: str = LAST_STAGE) -> set[Word]:
+    """The Korean words (as pieces) of the grammar's constructions (every layer's: syllabus_korean_words,
+    learner4_korean_words ...), for every verb and adjective of the lexicon of stage `grammar` (the last one's)."""
     from itertools import product
 
     lexicon = grammar_lexicon(grammar)
@@ -100,8 +91,8 @@ def everyday_korean_words(grammar: str = GRAMMAR_NAME) -> set[Word]:
             for tense, register in product(("past", "present"), REGISTERS):
                 words.update(tuple(w) for w in predicate_word(rest, rest_past, hangul.future_adnominal(rest), tense,
                                                               False, register, True))
-        if takes_eu_endings(verb, grammar):
-            irregular = eu_class(verb, grammar)
+        if takes_eu_endings(verb):
+            irregular = eu_class(verb)
             words.update({nikka_word(stem, past, "past", irregular), nikka_word(stem, past, "present", irregular),
                           myeonseo_word(stem, irregular)})
             for tense, question, register in product(("past", "present", "future"), (False, True), REGISTERS):
@@ -110,29 +101,21 @@ def everyday_korean_words(grammar: str = GRAMMAR_NAME) -> set[Word]:
         if adjective.predicative and adjective.stem:
             stem, past = adjective.stem, adjective.past_stem
             words.update({aseo_word(stem, past), jiman_word(stem, past, "past"), jiman_word(stem, past, "present")})
-            if takes_eu_endings(adjective, grammar):
-                words.update({nikka_word(stem, past, "past", eu_class(adjective, grammar)),
-                              nikka_word(stem, past, "present", eu_class(adjective, grammar))})
-    if grammar in SYLLABUS_GRAMMARS:
-        words |= syllabus_korean_words(lexicon, grammar)
-    if grammar in SYLLABUS2_GRAMMARS:
-        words |= learner4_korean_words(lexicon)
-    if grammar in SYLLABUS3_GRAMMARS:
-        words |= learner5_korean_words(lexicon)
-    if grammar in SYLLABUS4_GRAMMARS:
-        words |= learner6_korean_words(lexicon)
-    if grammar in SYLLABUS5_GRAMMARS:
-        words |= learner7_korean_words(lexicon)
-    if grammar in SYLLABUS6_GRAMMARS:
-        words |= learner8_korean_words(lexicon)
-    if grammar in SYLLABUS7_GRAMMARS:
-        words |= learner9_korean_words(lexicon)
-    if grammar in SYLLABUS8_GRAMMARS:
-        words |= learner10_korean_words(lexicon)
+            if takes_eu_endings(adjective):
+                words.update({nikka_word(stem, past, "past", eu_class(adjective)),
+                              nikka_word(stem, past, "present", eu_class(adjective))})
+    words |= syllabus_korean_words(lexicon, grammar)
+    words |= learner4_korean_words(lexicon)
+    words |= learner5_korean_words(lexicon)
+    words |= learner6_korean_words(lexicon)
+    words |= learner7_korean_words(lexicon)
+    words |= learner8_korean_words(lexicon)
+    words |= learner9_korean_words(lexicon)
+    words |= learner10_korean_words(lexicon)
     return words
 
 
-def everyday_english_words(grammar: str = GRAMMAR_NAME) -> set[str]:
+def everyday_english_words(grammar: str = LAST_STAGE) -> set[str]:
     """English words the constructions add: -ing forms, ordinals, counters, want/have/there/please ..."""
     lexicon = grammar_lexicon(grammar)
     words = set(ENGLISH_WORDS) | {"eleven", "twelve", "we", "they", "he", "she", "I", "you"}
@@ -141,20 +124,12 @@ def everyday_english_words(grammar: str = GRAMMAR_NAME) -> set[str]:
         words.update(present_participle(verb.en_base).split())
     words.update(word[:1].upper() + word[1:] for word in ("please", "there", "let's", "how", "what", "why", "it",
                                                           "do", "does", "did", "we", "they", "he", "she", "you"))
-    if grammar in SYLLABUS_GRAMMARS:
-        words |= syllabus_english_words(lexicon)
-    if grammar in SYLLABUS2_GRAMMARS:
-        words |= learner4_english_words(lexicon)
-    if grammar in SYLLABUS3_GRAMMARS:
-        words |= learner5_english_words(lexicon)
-    if grammar in SYLLABUS4_GRAMMARS:
-        words |= learner6_english_words(lexicon)
-    if grammar in SYLLABUS5_GRAMMARS:
-        words |= learner7_english_words(lexicon)
-    if grammar in SYLLABUS6_GRAMMARS:
-        words |= learner8_english_words(lexicon)
-    if grammar in SYLLABUS7_GRAMMARS:
-        words |= learner9_english_words(lexicon)
-    if grammar in SYLLABUS8_GRAMMARS:
-        words |= learner10_english_words(lexicon)
+    words |= syllabus_english_words(lexicon)
+    words |= learner4_english_words(lexicon)
+    words |= learner5_english_words(lexicon)
+    words |= learner6_english_words(lexicon)
+    words |= learner7_english_words(lexicon)
+    words |= learner8_english_words(lexicon)
+    words |= learner9_english_words(lexicon)
+    words |= learner10_english_words(lexicon)
     return words

@@ -7,7 +7,7 @@ the constructions_*.py module that uses it; forms.py collects every word they wr
 from __future__ import annotations
 
 from transformer_core.grammar import english, hangul
-from transformer_core.grammar.base import EXTENDED_GRAMMARS, Word, predicate_word, stem_pieces
+from transformer_core.grammar.base import EXTENDED_GRAMMARS, LAST_STAGE, Word, predicate_word, stem_pieces
 from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb, load_additions, word_list
 
 GRAMMAR_NAME = "everyday"
@@ -25,63 +25,17 @@ LEARNER10_GRAMMAR = "learner10"  # learner9 + 여기 / 거기 / 저기, 밖 / �
 # The additions files each grammar reads on top of the full lexicon, in order (lexicon.py reads them): its own and
 # those of every grammar before it.
 ADDITIONS = {grammar: EXTENDED_GRAMMARS[:i + 1] for i, grammar in enumerate(EXTENDED_GRAMMARS)}
-# Grammars whose 으-endings (-(으)니까, -(으)면서, -(으)시-) take irregular stems too (들으니까, 도우세요, 나으면서):
-# the everyday grammar left those stems out, and its stream stays as it was.
-IRREGULAR_EU_GRAMMARS = frozenset({LEARNER_GRAMMAR, LEARNER2_GRAMMAR, LEARNER3_GRAMMAR, LEARNER4_GRAMMAR,
-                                   LEARNER5_GRAMMAR, LEARNER6_GRAMMAR, LEARNER7_GRAMMAR, LEARNER8_GRAMMAR,
-                                   LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
-# Grammars with the syllabus constructions (syllabus_korean_words / syllabus_english_words; SyllabusGrammar).
-SYLLABUS_GRAMMARS = frozenset({LEARNER3_GRAMMAR, LEARNER4_GRAMMAR, LEARNER5_GRAMMAR, LEARNER6_GRAMMAR,
-                               LEARNER7_GRAMMAR, LEARNER8_GRAMMAR, LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
-# Grammars with the second syllabus round too (learner4_korean_words / learner4_english_words;
-# ModalityAndComparisonGrammar).
-SYLLABUS2_GRAMMARS = frozenset({LEARNER4_GRAMMAR, LEARNER5_GRAMMAR, LEARNER6_GRAMMAR, LEARNER7_GRAMMAR,
-                                LEARNER8_GRAMMAR, LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
-# Grammars with the third syllabus round too (learner5_korean_words / learner5_english_words; ParticlesGrammar).
-SYLLABUS3_GRAMMARS = frozenset({LEARNER5_GRAMMAR, LEARNER6_GRAMMAR, LEARNER7_GRAMMAR, LEARNER8_GRAMMAR,
-                                LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
-# Grammars with the fourth syllabus round too (learner6_korean_words / learner6_english_words;
-# CollocationsAndNumbersGrammar).
-SYLLABUS4_GRAMMARS = frozenset({LEARNER6_GRAMMAR, LEARNER7_GRAMMAR, LEARNER8_GRAMMAR, LEARNER9_GRAMMAR,
-                                LEARNER10_GRAMMAR})
-# Grammars with the fifth syllabus round too (learner7_korean_words / learner7_english_words; Level1WordsGrammar).
-SYLLABUS5_GRAMMARS = frozenset({LEARNER7_GRAMMAR, LEARNER8_GRAMMAR, LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
-# Grammars with the sixth syllabus round too (learner8_korean_words / learner8_english_words; CompoundsAndDatesGrammar).
-SYLLABUS6_GRAMMARS = frozenset({LEARNER8_GRAMMAR, LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
-# Grammars with the seventh syllabus round too (learner9_korean_words / learner9_english_words; SpokenParticlesGrammar).
-SYLLABUS7_GRAMMARS = frozenset({LEARNER9_GRAMMAR, LEARNER10_GRAMMAR})
-# Grammars with the eighth syllabus round too (learner10_korean_words / learner10_english_words; DeixisGrammar).
-SYLLABUS8_GRAMMARS = frozenset({LEARNER10_GRAMMAR})
+
 
 # --- the lexicon: the full one plus the additions -----------------------------------------------------------------
 
 
-def grammar_lexicon(grammar: str = GRAMMAR_NAME) -> Lexicon:
+def grammar_lexicon(grammar: str = LAST_STAGE) -> Lexicon:
     """The full lexicon plus the additions of `grammar` ("everyday": meals, time, -마다 words; "learner": those
     and a learner's core vocabulary; "learner2": those and its second round), read by lexicon.py."""
     if grammar not in ADDITIONS:
         raise ValueError(f"unknown grammar {grammar!r}; expected one of {', '.join(ADDITIONS)}")
     return load_additions("full", *ADDITIONS[grammar])
-
-
-def everyday_lexicon() -> Lexicon:
-    """The full lexicon plus the everyday additions (meals, time, -마다 words)."""
-    return grammar_lexicon(GRAMMAR_NAME)
-
-
-def learner_lexicon() -> Lexicon:
-    """The everyday lexicon plus the learner additions (a learner's verbs, adjectives, nouns, ...)."""
-    return grammar_lexicon(LEARNER_GRAMMAR)
-
-
-def learner2_lexicon() -> Lexicon:
-    """The learner lexicon plus its second round (the additions file "learner2": 1,000 more entries)."""
-    return grammar_lexicon(LEARNER2_GRAMMAR)
-
-
-def learner3_lexicon() -> Lexicon:
-    """The learner2 lexicon plus the third round (the additions file "learner3")."""
-    return grammar_lexicon(LEARNER3_GRAMMAR)
 
 
 # --- Korean forms by rule ---------------------------------------------------------------------------------------
@@ -118,12 +72,11 @@ def regular(entry: Verb | Adjective) -> bool:
     return not entry.irregular and bool(getattr(entry, "stem", ""))
 
 
-def eu_class(entry: Verb | Adjective, grammar: str = GRAMMAR_NAME) -> str:
-    """The irregular class the 으-endings of `grammar` conjugate this entry by. The core's hand-written irregular
-    verbs carry no flag (돕 -> 도왔, 듣 -> 들었, 굽 -> 구웠, 걷 -> 걸었: their forms are written out); the learner
-    grammar reads their class off the written past stem (the class whose rule gives it), so 듣 -> 들으세요. The
-    everyday grammar keeps the flag as written (its stream stays as it was)."""
-    if entry.irregular or grammar not in IRREGULAR_EU_GRAMMARS or not getattr(entry, "stem", ""):
+def eu_class(entry: Verb | Adjective) -> str:
+    """The irregular class the 으-endings (-(으)니까, -(으)면서, -(으)시- ...) conjugate this entry by. The core's
+    hand-written irregular verbs carry no flag (돕 -> 도왔, 듣 -> 들었, 굽 -> 구웠, 걷 -> 걸었: their forms are
+    written out), so their class is read off the written past stem (the class whose rule gives it): 듣 -> 들으세요."""
+    if entry.irregular or not getattr(entry, "stem", ""):
         return entry.irregular
     if hangul.past_stem(entry.stem) == entry.past_stem:
         return ""
@@ -131,10 +84,10 @@ def eu_class(entry: Verb | Adjective, grammar: str = GRAMMAR_NAME) -> str:
                  if hangul.past_stem(entry.stem, name) == entry.past_stem), "")
 
 
-def takes_eu_endings(entry: Verb | Adjective, grammar: str = GRAMMAR_NAME) -> bool:
-    """Does `grammar` write -(으)니까 / -(으)면서 / -(으)시- on this entry? Regular stems always; irregular ones
-    in the learner grammars (by hangul.eu_stem)."""
-    return regular(entry) or (grammar in IRREGULAR_EU_GRAMMARS and bool(getattr(entry, "stem", "")))
+def takes_eu_endings(entry: Verb | Adjective) -> bool:
+    """Does the grammar write -(으)니까 / -(으)면서 / -(으)시- on this entry? Every entry with a stem: regular stems by
+    the plain rule, irregular ones by their class (eu_class, hangul.eu_stem)."""
+    return bool(getattr(entry, "stem", ""))
 
 
 def infinitive(past: str) -> str:

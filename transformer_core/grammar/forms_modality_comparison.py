@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from transformer_core.grammar import hangul
 from transformer_core.grammar.base import REGISTERS, Word
-from transformer_core.grammar.forms_everyday import LEARNER4_GRAMMAR, auxiliary_words, eu_class, go_word, piece_word
+from transformer_core.grammar.forms_everyday import auxiliary_words, eu_class, go_word, piece_word
 from transformer_core.grammar.forms_syllabus import future_adnominal_word, gi_word, past_adnominal, present_adnominal
 from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb, word_list
 
@@ -142,7 +142,7 @@ def learner4_korean_words(lexicon: Lexicon) -> set[Word]:
             words.update(auxiliary_words(stem, past, tense, question, register, action=True))
     for verb in lexicon.verbs:
         stem, past = verb.stem, verb.past_stem
-        irregular = eu_class(verb, LEARNER4_GRAMMAR)
+        irregular = eu_class(verb)
         words.update({giro_word(stem), ge_word(stem), go_word(stem), neunde_word(verb, "past"),
                       neunde_word(verb, "present"), neyo_word(stem, past, "past"), neyo_word(stem, past, "present")})
         words.update(will_word(verb, register) for register in REGISTERS)

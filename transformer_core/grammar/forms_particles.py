@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from transformer_core.grammar import hangul
 from transformer_core.grammar.base import REGISTERS, Word
-from transformer_core.grammar.forms_everyday import LEARNER5_GRAMMAR, auxiliary_words, eu_class, infinitive, piece_word
+from transformer_core.grammar.forms_everyday import auxiliary_words, eu_class, infinitive, piece_word
 from transformer_core.grammar.forms_modality_comparison import comparable, english_degree
 from transformer_core.grammar.forms_syllabus import future_adnominal_word, gi_word, present_adnominal
 from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb, word_list
@@ -88,7 +88,7 @@ def learner5_korean_words(lexicon: Lexicon) -> set[Word]:
         words.update(shall_word(verb, register) for register in REGISTERS)
         words.add(piece_word(infinitive(verb.past_stem), "", verb.stem))
         for gi in (False, True):
-            words.update(nominal_words(verb, eu_class(verb, LEARNER5_GRAMMAR), gi))
+            words.update(nominal_words(verb, eu_class(verb), gi))
     for adjective in lexicon.adjectives:
         if adjective.predicative and adjective.stem:
             for tense, question, register in product(("past", "present", "future"), (False, True), REGISTERS):

@@ -116,7 +116,7 @@ def honorific_base(verb: Verb) -> tuple[str, str]:
     """(stem, irregular class) the -(으)시- endings go on: 먹 -> ('드', ''), 자 -> ('주무', ''), 듣 -> ('듣', 'ㄷ')."""
     if verb.stem in HONORIFIC_BASES:
         return HONORIFIC_BASES[verb.stem], ""
-    return verb.stem, eu_class(verb, LEARNER3_GRAMMAR)
+    return verb.stem, eu_class(verb)
 
 
 SYLLABUS_ENGLISH = word_list("SYLLABUS_ENGLISH")
@@ -135,7 +135,7 @@ def syllabus_korean_words(lexicon: Lexicon, grammar: str = LEARNER3_GRAMMAR) -> 
             words.update(honorific_words(base, tense, question, register))
     for verb in lexicon.verbs:
         stem, past = verb.stem, verb.past_stem
-        irregular = eu_class(verb, grammar)
+        irregular = eu_class(verb)
         words.update({past_adnominal(stem, irregular), future_adnominal_word(verb), ya_word(stem, past),
                       gi_word(stem), reo_word(stem, irregular), myeon_word(stem, irregular),
                       bsida_word(stem, irregular), go_word(stem), ji_word(stem),
@@ -146,8 +146,8 @@ def syllabus_korean_words(lexicon: Lexicon, grammar: str = LEARNER3_GRAMMAR) -> 
         for tense, question, register in product(("past", "present", "future"), (False, True), REGISTERS):
             words.update(honorific_words(base, tense, question, register, base_irregular))
     for adjective in lexicon.adjectives:
-        if adjective.predicative and adjective.stem and takes_eu_endings(adjective, grammar):
-            words.add(myeon_word(adjective.stem, eu_class(adjective, grammar)))
+        if adjective.predicative and adjective.stem and takes_eu_endings(adjective):
+            words.add(myeon_word(adjective.stem, eu_class(adjective)))
     return words
 
 

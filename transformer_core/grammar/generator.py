@@ -33,7 +33,8 @@ __all__ = ["GRAMMAR", "DeixisGrammar", "generate_pairs", "ko_en_grammar", "strea
 def stream_korean_words(grammar: str = GRAMMAR) -> set[Word]:
     """The Korean words grammar `grammar`'s stream writes: each word the grammar writes (vocabulary.korean_words,
     the pieces that make the vocabulary) as the tokenizer cuts its text (the stream cuts each word as typed:
-    TYPED_CUT), without the words it would turn into <unk> (never drawn). The core's: its words as written."""
+    EverydayGrammar.sample), without the words it would turn into <unk> (never drawn). The core's: its words as
+    written."""
     from transformer_core.grammar.vocabulary import ko_en_vocabulary, korean_words
 
     written = korean_words(grammar=grammar)

@@ -34,7 +34,7 @@ def known_words(grammar: str = GRAMMAR) -> dict[str, set[str]]:
     """What grammar `grammar` knows of each part of speech, as dictionary forms: its lexicon's entries (the nouns and
     stems of its collocations, the noun part of its 하다 verbs too), the words its constructions write, and the
     lemmas a construction of its own says (forms.CONSTRUCTION_LEMMAS: 모르다, 많다, 하나 ...)."""
-    from transformer_core.grammar.forms import CONSTRUCTION_LEMMAS, SYLLABUS5_GRAMMARS, grammar_lexicon
+    from transformer_core.grammar.forms import CONSTRUCTION_LEMMAS, grammar_lexicon
     from transformer_core.grammar.vocabulary import korean_words
 
     lexicon = grammar_lexicon(stage_of(grammar))
@@ -43,7 +43,7 @@ def known_words(grammar: str = GRAMMAR) -> dict[str, set[str]]:
     adverbs = {ko for ko, _ in lexicon.degree_adverbs + lexicon.manner_adverbs}
     times = {" ".join(t.ko).removesuffix("에") for t in lexicon.time_words}
     times |= {"".join(t.ko).removesuffix("에") for t in lexicon.time_words}
-    lemmas = CONSTRUCTION_LEMMAS if stage_of(grammar) in SYLLABUS5_GRAMMARS else {}
+    lemmas = CONSTRUCTION_LEMMAS if stage_of(grammar) != "core" else {}
     return {"nouns": {n.ko for n in lexicon.common_nouns + lexicon.places + lexicon.names}
             | {e.noun for e in collocations} | {v.prefix for v in lexicon.verbs if v.prefix},
             "verbs": {v.stem + "다" for v in lexicon.verbs} | {e.stem + "다" for e in collocations if e.action}
