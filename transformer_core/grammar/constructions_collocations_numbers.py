@@ -47,7 +47,7 @@ from transformer_core.grammar.forms_collocations_numbers import (
     sino_words,
     times_english,
 )
-from transformer_core.grammar.forms_everyday import LEARNER6_GRAMMAR, auxiliary_words, present_participle, verb_form
+from transformer_core.grammar.forms_everyday import auxiliary_words, present_participle, verb_form
 from transformer_core.grammar.forms_particles import ACTIVITY_VERBS, FROM_TO_VERBS, UNTIL, particle_word
 from transformer_core.grammar.forms_syllabus import past_participle
 from transformer_core.grammar.lexicon import Verb
@@ -68,7 +68,6 @@ class CollocationsAndNumbersGrammar(ParticlesGrammar):
     N밖에 + a negative (only N). The learner5 lexicon plus the collocations (the additions file "learner6"); its
     kinds and their weights are in kinds.json."""
 
-    GRAMMAR: ClassVar[str] = LEARNER6_GRAMMAR
 
     # -- -아/어서: a reason, or one thing after another --
 

@@ -39,7 +39,7 @@ from transformer_core.grammar.forms_compounds_dates import (
     reported_copula_word,
     reported_word,
 )
-from transformer_core.grammar.forms_everyday import LEARNER8_GRAMMAR, present_participle
+from transformer_core.grammar.forms_everyday import present_participle
 from transformer_core.grammar.forms_level1_words import LOWERED_AFTER_VOCATIVE
 from transformer_core.grammar.forms_modality_comparison import neunde_word
 from transformer_core.grammar.lexicon import Verb
@@ -55,7 +55,6 @@ class CompoundsAndDatesGrammar(Level1WordsGrammar):
     file "learner8": 혼나다, 막히다, 깨지다, 길을 잃다, 줄을 서다, 배탈이 나다 ...). Its kinds and their
     weights are in kinds.json."""
 
-    GRAMMAR: ClassVar[str] = LEARNER8_GRAMMAR
 
     def _verb_named(self, stem: str, en: str, kinds: tuple[str, ...] = ("transitive", "intransitive", "motion")
                       ) -> Verb:

@@ -14,7 +14,6 @@ from transformer_core.grammar.constructions_syllabus import dont_predicate
 from transformer_core.grammar.forms_compounds_dates import JOBS
 from transformer_core.grammar.forms_deixis import ANY, BECOME_NOUN, DEICTIC_PLACES, LEARNER10_POSITIONS, deictic_word
 from transformer_core.grammar.forms_everyday import (
-    LEARNER10_GRAMMAR,
     PRONOUNS,
     REQUEST_ENDINGS,
     auxiliary_words,
@@ -33,7 +32,6 @@ class DeixisGrammar(SpokenParticlesGrammar):
     N이 되다 (become), 아무 N도 with a negative (not any N) and N이 있으면 / 없으면 (if S has / does not have N).
     Its kinds and their weights are in kinds.json."""
 
-    GRAMMAR: ClassVar[str] = LEARNER10_GRAMMAR
     DEICTIC_SHARE: ClassVar[float] = 0.2  # places (of an action, a motion's goal, an existence) said by pointing
     POSITION_SHARE: ClassVar[float] = 0.2  # existences placed 밖에 / 근처에 instead of learner1's positions
 

@@ -27,6 +27,7 @@ from typing import ClassVar
 from transformer_core.grammar import english, hangul
 from transformer_core.grammar.base import (
     GRAMMAR,
+    LAST_STAGE,
     REGISTERS,
     KoEnGrammar,
     NounPhrase,
@@ -43,9 +44,6 @@ from transformer_core.grammar.base import (
     word_tokens,
 )
 from transformer_core.grammar.forms_everyday import (
-    GRAMMAR_NAME,
-    LEARNER2_GRAMMAR,
-    LEARNER_GRAMMAR,
     NATIVE_ONE,
     POSITIONS,
     PRONOUNS,
@@ -79,7 +77,7 @@ class EverydayGrammar(KoEnGrammar):
     # other kind is the builder method _KIND of the layer that added it.
     KINDS: ClassVar[dict[str, int]] = sentence_kinds(GRAMMAR)
 
-    GRAMMAR: ClassVar[str] = GRAMMAR_NAME  # the name of the grammar: its lexicon and vocabulary
+    GRAMMAR: ClassVar[str] = LAST_STAGE  # the stage whose lexicon and vocabulary the grammar reads: the last
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
@@ -780,7 +778,6 @@ class LearnerGrammar(EverydayGrammar):
     stems in the -(으)니까 / -(으)면서 / -(으)시- constructions too (들으니까, 도우세요, 쉬우니까: eu_class).
     """
 
-    GRAMMAR: ClassVar[str] = LEARNER_GRAMMAR
     # A stem with two English senses (먹다: eat food, take medicine) is told apart by its object. A 뭐 question
     # has none, so it asks in one sense: 뭐 했어? what one did, 뭐 불렀어? what one sang; any other such stem
     # in its first-listed sense (뭐 먹었어? what one ate). Without this the model learned to pick either.
@@ -825,7 +822,6 @@ class WiderLexiconGrammar(LearnerGrammar):
     """Grammar "learner2": the learner grammar over the learner lexicon's second round too (the additions file
     "learner2" that lexicon.py reads: 1,000 more entries). The same constructions, weights and homonym rules."""
 
-    GRAMMAR: ClassVar[str] = LEARNER2_GRAMMAR
 
 
 def wordpiece_split(word: str, vocabulary: frozenset[str]) -> list[str] | None:

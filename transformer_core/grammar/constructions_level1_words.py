@@ -13,7 +13,7 @@ from transformer_core.grammar import english
 from transformer_core.grammar.base import Phrase, SentencePair, Word, attach
 from transformer_core.grammar.constructions_collocations_numbers import CollocationsAndNumbersGrammar
 from transformer_core.grammar.forms_collocations_numbers import AGE, fixed_subject_predicate, native_count
-from transformer_core.grammar.forms_everyday import LEARNER7_GRAMMAR, auxiliary_words
+from transformer_core.grammar.forms_everyday import auxiliary_words
 from transformer_core.grammar.forms_level1_words import (
     FEW,
     JUL,
@@ -54,7 +54,6 @@ class Level1WordsGrammar(CollocationsAndNumbersGrammar):
     the additions file "learner7"; its kinds and their weights are in
     kinds.json."""
 
-    GRAMMAR: ClassVar[str] = LEARNER7_GRAMMAR
     # 항상 (level 1)
     ASPECT_ADVERBS: ClassVar[tuple[str, ...]] = (*CollocationsAndNumbersGrammar.ASPECT_ADVERBS, "always")
 

@@ -20,7 +20,6 @@ from transformer_core.grammar.base import (
 )
 from transformer_core.grammar.constructions_syllabus import SyllabusGrammar
 from transformer_core.grammar.forms_everyday import (
-    LEARNER4_GRAMMAR,
     auxiliary_words,
     eu_class,
     go_word,
@@ -67,7 +66,6 @@ class ModalityAndComparisonGrammar(SyllabusGrammar):
     biggest in PLACE). The learner3 lexicon plus the months (the additions file "learner4"); its kinds and
     their weights are in kinds.json."""
 
-    GRAMMAR: ClassVar[str] = LEARNER4_GRAMMAR
     CONNECTIVE_ENGLISH: ClassVar[dict[str, str]] = {**SyllabusGrammar.CONNECTIVE_ENGLISH, "neunde": "but"}
 
     def _connective_word(self, connective: str, entry: Verb | Adjective, tense: str) -> Word:

@@ -6,14 +6,11 @@ forms_particles.py.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from transformer_core.grammar import english
 from transformer_core.grammar.base import NounPhrase, Phrase, SentencePair, bare_the_phrase
 from transformer_core.grammar.constructions_modality_comparison import ModalityAndComparisonGrammar
 from transformer_core.grammar.forms_everyday import (
     ELDERS,
-    LEARNER5_GRAMMAR,
     auxiliary_words,
     eu_class,
     infinitive,
@@ -55,7 +52,6 @@ class ParticlesGrammar(ModalityAndComparisonGrammar):
     V-기를 좋아하다 (like V-ing). The learner4 lexicon plus the fifth round (the additions file "learner5"); its
     kinds and their weights are in kinds.json."""
 
-    GRAMMAR: ClassVar[str] = LEARNER5_GRAMMAR
 
     # -- N만 / N도: only N, N too --
 

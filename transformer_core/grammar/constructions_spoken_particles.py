@@ -22,7 +22,7 @@ from transformer_core.grammar.base import (
 from transformer_core.grammar.constructions_compounds_dates import CompoundsAndDatesGrammar
 from transformer_core.grammar.constructions_everyday import words_of
 from transformer_core.grammar.forms_collocations_numbers import FLOOR, HOUR, HOURS, native_count
-from transformer_core.grammar.forms_everyday import LEARNER9_GRAMMAR, auxiliary_words, eu_class, ja_word
+from transformer_core.grammar.forms_everyday import auxiliary_words, eu_class, ja_word
 from transformer_core.grammar.forms_spoken_particles import (
     ALTERNATIVE_KINDS,
     AMONG,
@@ -60,7 +60,6 @@ class SpokenParticlesGrammar(CompoundsAndDatesGrammar):
     (set_phrase: 안녕하세요 -> Hello) and the additions file "learner9" (이가 아프다, 살이 빠지다, 피아노를 치다 ...).
     Its kinds and their weights are in kinds.json."""
 
-    GRAMMAR: ClassVar[str] = LEARNER9_GRAMMAR
     SPOKEN_SHARE: ClassVar[float] = 0.3  # pairs whose object and existence-subject particles are dropped
     TOPIC_SHARE: ClassVar[float] = 0.35  # pairs whose time word (or place before 있다 / 없다) takes 은/는
 

@@ -8,7 +8,7 @@ dont_predicate). Its forms by rule: forms_syllabus.py.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar, NamedTuple
+from typing import NamedTuple
 
 from transformer_core.grammar import english
 from transformer_core.grammar.base import (
@@ -25,7 +25,6 @@ from transformer_core.grammar.base import (
 from transformer_core.grammar.constructions_everyday import WiderLexiconGrammar
 from transformer_core.grammar.forms_everyday import (
     ELDERS,
-    LEARNER3_GRAMMAR,
     PRONOUNS,
     TRANSPORT_VERBS,
     auxiliary_words,
@@ -108,7 +107,6 @@ class SyllabusGrammar(WiderLexiconGrammar):
     드세요 (먹다, 마시다), 주무세요 (자다), 말씀하세요 (말하다), 계세요 (is at a place), with 께서 as the subject
     particle. Its kinds and their weights are in kinds.json."""
 
-    GRAMMAR: ClassVar[str] = LEARNER3_GRAMMAR
 
     # -- shared pieces --
 

@@ -104,7 +104,7 @@ def everyday_korean_words(grammar: str = LAST_STAGE) -> set[Word]:
             if takes_eu_endings(adjective):
                 words.update({nikka_word(stem, past, "past", eu_class(adjective)),
                               nikka_word(stem, past, "present", eu_class(adjective))})
-    words |= syllabus_korean_words(lexicon, grammar)
+    words |= syllabus_korean_words(lexicon)
     words |= learner4_korean_words(lexicon)
     words |= learner5_korean_words(lexicon)
     words |= learner6_korean_words(lexicon)

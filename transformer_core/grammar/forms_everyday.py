@@ -10,20 +10,14 @@ from transformer_core.grammar import english, hangul
 from transformer_core.grammar.base import EXTENDED_GRAMMARS, LAST_STAGE, Word, predicate_word, stem_pieces
 from transformer_core.grammar.lexicon import Adjective, Lexicon, Verb, load_additions, word_list
 
-GRAMMAR_NAME = "everyday"
-LEARNER_GRAMMAR = "learner"  # the everyday constructions over the full + everyday + learner lexicon
-LEARNER2_GRAMMAR = "learner2"  # the same over the learner lexicon's second round too (its additions file "learner2")
-LEARNER3_GRAMMAR = "learner3"  # learner2 + a beginner syllabus's constructions, over the lexicon's third round too
-LEARNER4_GRAMMAR = "learner4"  # learner3 + the syllabus items it lacked (-겠-, -(으)ㄹ게요 ...) + the months
-LEARNER5_GRAMMAR = "learner5"  # learner4 + the beginner items it lacked (만, 도, -(으)ㄹ까요?, -아/어 주다 ...)
-LEARNER6_GRAMMAR = "learner6"  # learner5 + weather and body collocations, -아/어서 (sequence), numbers, -거나 ...
-LEARNER7_GRAMMAR = "learner7"  # learner6 + the level-1 word list's missing words, senses told apart by collocation
-LEARNER8_GRAMMAR = "learner8"  # learner7 + noun compounds, durations and dates, -대요, a learner's everyday verbs
-LEARNER9_GRAMMAR = "learner9"  # learner8 + spoken particles (dropped 을/를, topic 은/는 on time words), 몇 시에 /
-#                                몇 층에, 밖에 / 하나도 / 아무도 / 아무것도, greetings
-LEARNER10_GRAMMAR = "learner10"  # learner9 + 여기 / 거기 / 저기, 밖 / 근처, N이 되다, 아무 N도, 있으면 / 없으면
-# The additions files each grammar reads on top of the full lexicon, in order (lexicon.py reads them): its own and
-# those of every grammar before it.
+# The grammar's stages (base.EXTENDED_GRAMMARS), each a layer of constructions and the lexicon file it added:
+# everyday (what learners say first), learner (a learner's core vocabulary), learner2 (the lexicon's second round),
+# learner3 (a beginner syllabus, the lexicon's third round), learner4 (-겠-, -(으)ㄹ게요 ..., the months), learner5
+# (만, 도, -(으)ㄹ까요?, -아/어 주다 ...), learner6 (weather and body collocations, -아/어서 of sequence, numbers,
+# -거나 ...), learner7 (the level-1 word list's missing words), learner8 (noun compounds, durations and dates, -대요),
+# learner9 (spoken particles, 몇 시에 / 몇 층에, 밖에 / 하나도 / 아무도, greetings), learner10 (여기 / 거기 / 저기,
+# 밖 / 근처, N이 되다, 아무 N도, 있으면 / 없으면). The additions files each stage reads on top of the full lexicon, in
+# order (lexicon.load_additions): its own and those of every stage before it.
 ADDITIONS = {grammar: EXTENDED_GRAMMARS[:i + 1] for i, grammar in enumerate(EXTENDED_GRAMMARS)}
 
 

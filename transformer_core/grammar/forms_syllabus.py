@@ -10,7 +10,6 @@ from transformer_core.grammar import hangul
 from transformer_core.grammar.base import REGISTERS, Word
 from transformer_core.grammar.forms_everyday import (
     ELDERS,
-    LEARNER3_GRAMMAR,
     auxiliary_words,
     eu_class,
     eu_ending,
@@ -122,7 +121,7 @@ def honorific_base(verb: Verb) -> tuple[str, str]:
 SYLLABUS_ENGLISH = word_list("SYLLABUS_ENGLISH")
 
 
-def syllabus_korean_words(lexicon: Lexicon, grammar: str = LEARNER3_GRAMMAR) -> set[Word]:
+def syllabus_korean_words(lexicon: Lexicon) -> set[Word]:
     """Every Korean word (as pieces) the syllabus constructions write, for every verb and adjective of `lexicon`."""
     from itertools import product
 

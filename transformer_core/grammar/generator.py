@@ -2,10 +2,11 @@
 points, which the rest of the project imports from here: ko_en_grammar (the grammar, or its compact core),
 generate_pairs and stream_korean_words.
 
-The grammar is a chain of subclasses, each adding constructions to its parent's, with its own stage name (its
-lexicon and vocabulary); which kinds of sentence the grammar draws, and how often, is kinds.json, each kind the
-builder method of the layer that added it (the stage in its third column). Each has its module; the forms by
-rule it uses are in the forms_*.py module of the same name:
+The grammar is one class, DeixisGrammar, built as a chain of layers, each adding constructions to its parent's;
+the stage beside each (the round that added it) names its lexicon file and its tokens in vocabulary.txt. Which
+kinds of sentence the grammar draws, and how often, is kinds.json, each kind the builder method of a layer (the
+stage that added it in its third column); the grammar reads the last stage's lexicon (every file). Each layer has
+its module; the forms by rule it uses are in the forms_*.py module of the same name:
 
     KoEnGrammar                     base.py                                "full": the base constructions
     EverydayGrammar                 constructions_everyday.py              "everyday": what learners say first
