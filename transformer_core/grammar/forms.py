@@ -60,6 +60,13 @@ __all__ = ["AGES", "CONSTRUCTION_LEMMAS", "JOBS", "NATIVE_ONE", "SINO_FLOORS",
            "everyday_english_words", "everyday_korean_words", "grammar_lexicon"]
 
 
+# Each later layer's own words (forms_*.py), for every verb and adjective of a lexicon.
+LAYER_KOREAN_WORDS = (syllabus_korean_words, learner4_korean_words, learner5_korean_words, learner6_korean_words,
+                      learner7_korean_words, learner8_korean_words, learner9_korean_words, learner10_korean_words)
+LAYER_ENGLISH_WORDS = (syllabus_english_words, learner4_english_words, learner5_english_words, learner6_english_words,
+                       learner7_english_words, learner8_english_words, learner9_english_words, learner10_english_words)
+
+
 def everyday_korean_words(grammar: str = LAST_STAGE) -> set[Word]:
     """The Korean words (as pieces) of the grammar's constructions (every layer's: syllabus_korean_words,
     learner4_korean_words ...), for every verb and adjective of the lexicon of stage `grammar` (the last one's)."""
@@ -104,14 +111,8 @@ def everyday_korean_words(grammar: str = LAST_STAGE) -> set[Word]:
             if takes_eu_endings(adjective):
                 words.update({nikka_word(stem, past, "past", eu_class(adjective)),
                               nikka_word(stem, past, "present", eu_class(adjective))})
-    words |= syllabus_korean_words(lexicon)
-    words |= learner4_korean_words(lexicon)
-    words |= learner5_korean_words(lexicon)
-    words |= learner6_korean_words(lexicon)
-    words |= learner7_korean_words(lexicon)
-    words |= learner8_korean_words(lexicon)
-    words |= learner9_korean_words(lexicon)
-    words |= learner10_korean_words(lexicon)
+    for layer_words in LAYER_KOREAN_WORDS:
+        words |= layer_words(lexicon)
     return words
 
 
@@ -124,12 +125,6 @@ def everyday_english_words(grammar: str = LAST_STAGE) -> set[str]:
         words.update(present_participle(verb.en_base).split())
     words.update(word[:1].upper() + word[1:] for word in ("please", "there", "let's", "how", "what", "why", "it",
                                                           "do", "does", "did", "we", "they", "he", "she", "you"))
-    words |= syllabus_english_words(lexicon)
-    words |= learner4_english_words(lexicon)
-    words |= learner5_english_words(lexicon)
-    words |= learner6_english_words(lexicon)
-    words |= learner7_english_words(lexicon)
-    words |= learner8_english_words(lexicon)
-    words |= learner9_english_words(lexicon)
-    words |= learner10_english_words(lexicon)
+    for layer_words in LAYER_ENGLISH_WORDS:
+        words |= layer_words(lexicon)
     return words
