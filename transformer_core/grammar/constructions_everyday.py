@@ -13,9 +13,9 @@ Conjugation comes from rules (hangul.py and forms_everyday.py), English agreemen
 english.py, the words from the lexicon's data files (the full one plus the everyday additions). Every pair
 keeps its gold alignment, with the same conventions as base.py; the new ones are listed at each builder.
 
-Here too the two layers that only widen its words: LearnerGrammar (grammar "learner": a learner's core vocabulary,
-irregular stems in the 으-endings, one sense per homonym in a 뭐 question) and WiderLexiconGrammar (grammar
-"learner2": the lexicon's second round), and how the stream cuts each word as typed (typed_cut, typed_word). The
+Here too the layer that widens its words: LearnerGrammar (stage "learner": a learner's core vocabulary, irregular
+stems in the 으-endings, one sense per homonym in a 뭐 question; stage "learner2", the lexicon's second round, added
+words only), and how the stream cuts each word as typed (typed_cut, typed_word). The
 later layers are the other constructions_*.py modules (generator.py lists the chain); the forms by rule they use are
 in forms_everyday.py.
 """
@@ -775,8 +775,7 @@ class EverydayGrammar(KoEnGrammar):
 class LearnerGrammar(EverydayGrammar):
     """The everyday constructions over the full + everyday + learner lexicon (grammar "learner"): the same
     kinds and weights, a learner's core vocabulary (the learner additions file lexicon.py reads), and irregular
-    stems in the -(으)니까 / -(으)면서 / -(으)시- constructions too (들으니까, 도우세요, 쉬우니까: eu_class).
-    """
+    stems in the -(으)니까 / -(으)면서 / -(으)시- constructions too (들으니까, 도우세요, 쉬우니까: eu_class)."""
 
     # A stem with two English senses (먹다: eat food, take medicine) is told apart by its object. A 뭐 question
     # has none, so it asks in one sense: 뭐 했어? what one did, 뭐 불렀어? what one sang; any other such stem
@@ -816,12 +815,6 @@ class LearnerGrammar(EverydayGrammar):
         count = len(fits(sense.objects))
         return [noun for other in senses if other is not sense and len(fits(other.objects)) < count
                 for noun in fits(other.objects)]
-
-
-class WiderLexiconGrammar(LearnerGrammar):
-    """Grammar "learner2": the learner grammar over the learner lexicon's second round too (the additions file
-    "learner2" that lexicon.py reads: 1,000 more entries). The same constructions, weights and homonym rules."""
-
 
 
 def wordpiece_split(word: str, vocabulary: frozenset[str]) -> list[str] | None:

@@ -22,7 +22,7 @@ from transformer_core.grammar.base import (
     name_phrase,
     pronoun_phrase,
 )
-from transformer_core.grammar.constructions_everyday import WiderLexiconGrammar
+from transformer_core.grammar.constructions_everyday import LearnerGrammar
 from transformer_core.grammar.forms_everyday import (
     ELDERS,
     PRONOUNS,
@@ -101,7 +101,7 @@ def dont_predicate(verb: Verb, register: str) -> Phrase:
     return predicate
 
 
-class SyllabusGrammar(WiderLexiconGrammar):
+class SyllabusGrammar(LearnerGrammar):
     """Grammar "learner3": learner2's constructions and homonym rules plus the beginner syllabus's items it lacked
     (docs/models.md "Grammar learner3"), over the lexicon's third round too, and honorific suppletion: an elder
     드세요 (먹다, 마시다), 주무세요 (자다), 말씀하세요 (말하다), 계세요 (is at a place), with 께서 as the subject

@@ -11,7 +11,7 @@ its module; the forms by rule it uses are in the forms_*.py module of the same n
     KoEnGrammar                     base.py                                "full": the base constructions
     EverydayGrammar                 constructions_everyday.py              "everyday": what learners say first
     LearnerGrammar                  constructions_everyday.py              "learner": a learner's core words
-    WiderLexiconGrammar             constructions_everyday.py              "learner2": the lexicon's second round
+    (the lexicon's second round)                                           "learner2": words only
     SyllabusGrammar                 constructions_syllabus.py              "learner3": a beginner syllabus
     ModalityAndComparisonGrammar    constructions_modality_comparison.py   "learner4": -겠-, 것 같다, 보다 ...
     ParticlesGrammar                constructions_particles.py             "learner5": 만, 도, 하고, 까지 ...
