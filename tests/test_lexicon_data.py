@@ -190,6 +190,13 @@ def test_every_word_table_is_read_by_the_module_it_names():
                 assert len(words) < 8 or names, f"{path.name} line {node.lineno}: a table of words in code"
 
 
+def schema_error(load, path: Path) -> str:
+    """The message of the LexiconError that `load(path)` raises on a bad data file."""
+    with pytest.raises(lexicon.LexiconError) as error:
+        load(path)
+    return str(error.value)
+
+
 @pytest.mark.parametrize(("table", "problem"), [
     ('{"used_by": "forms.py", "about": "x", "words": ["a", 1.5]}', "field BAD.words[1]: expected a word"),
     ('{"used_by": "forms.py", "about": "x", "words": [["a", true]]}', "field BAD.words[0][1]: expected a word"),
@@ -201,9 +208,8 @@ def test_a_bad_word_table_is_named_by_file_line_and_field(tmp_path, table, probl
     path = tmp_path / "word_lists.json"
     path.write_text('{\n"_about": "test",\n"GOOD": {"used_by": "forms.py", "about": "x", "words": ["a"]},\n'
                     f'"BAD": {table}\n}}\n', encoding="utf-8")
-    with pytest.raises(lexicon.LexiconError) as error:
-        lexicon.word_lists(path)
-    assert str(error.value).startswith("word_lists.json line 4: ") and problem in str(error.value), str(error.value)
+    message = schema_error(lexicon.word_lists, path)
+    assert message.startswith("word_lists.json line 4: ") and problem in message, message
 
 
 def test_every_kind_of_sentence_the_grammar_draws_has_its_builder():
@@ -232,7 +238,5 @@ def test_a_bad_kind_is_named_by_file_line_and_field(tmp_path, row, problem):
     path = tmp_path / "kinds.json"
     path.write_text(f'{{\n"_about": "test",\n"{GRAMMAR}": [\n ["full", 40, "everyday"],\n {row}\n]\n}}\n',
                     encoding="utf-8")
-    with pytest.raises(lexicon.LexiconError) as error:
-        sentence_kinds(GRAMMAR, path)
-    assert str(error.value).startswith(f"kinds.json line 5: table '{GRAMMAR}'") and problem in str(error.value), \
-        str(error.value)
+    message = schema_error(lambda file: sentence_kinds(GRAMMAR, file), path)
+    assert message.startswith(f"kinds.json line 5: table '{GRAMMAR}'") and problem in message, message

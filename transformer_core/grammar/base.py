@@ -26,7 +26,6 @@ Conventions (see the model card):
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +40,7 @@ from transformer_core.grammar.lexicon import (
     Noun,
     Pronoun,
     Verb,
+    read_entries,
     word_list,
 )
 
@@ -467,13 +467,9 @@ KINDS_PATH = Path(__file__).resolve().parent / "kinds.json"
 def sentence_kinds(table: str, path: Path = KINDS_PATH) -> dict[str, int]:
     """The kinds of sentence table `table` of kinds.json draws ("core", "full" or the grammar's), with their weights,
     in the order the grammar draws by. A bad entry is a LexiconError naming the file, the line and the field."""
-    text = path.read_text(encoding="utf-8")
-    rows = json.loads(text)[table]
     width = 2 if table in ("core", "full") else 3
-    lines = text.splitlines()
-    first = next(i for i, line in enumerate(lines, 1) if line.startswith(f'"{table}":'))
     kinds: dict[str, int] = {}
-    for number, row in enumerate(rows, first + 1):  # one kind a line, from the line after the table's name
+    for number, row in read_entries(path)[table]:  # (the line each row starts on, the row), as a lexicon file's
         where = f"{path.name} line {number}: table {table!r}"
         if not isinstance(row, list) or len(row) != width:
             raise LexiconError(f"{where}: expected [kind, weight{', stage' if width == 3 else ''}], got {row!r}")
